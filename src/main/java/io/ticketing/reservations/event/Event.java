@@ -1,0 +1,46 @@
+package io.ticketing.reservations.event;
+
+import java.time.Instant;
+import java.util.Optional;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import jakarta.persistence.Version;
+
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+
+/** One sale. The slug is its public name in every URL. */
+@Entity
+@Table(name = "events")
+public class Event extends PanacheEntityBase {
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    public Long id;
+
+    public String slug;
+
+    public String name;
+
+    public String currency;
+
+    @Column(name = "cart_ttl_seconds")
+    public int cartTtlSeconds = 1800;
+
+    @Column(name = "payment_term_seconds")
+    public int paymentTermSeconds = 1_209_600;
+
+    @Version
+    public long version;
+
+    @Column(name = "created_at", insertable = false, updatable = false)
+    public Instant createdAt;
+
+    public static Optional<Event> findBySlug(String slug) {
+        return find("slug", slug).firstResultOptional();
+    }
+}

@@ -1,0 +1,129 @@
+package io.ticketing.reservations.locking;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.PersistenceException;
+import jakarta.transaction.SystemException;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+/**
+ * The lock engine: the one place that locks inventory (SPEC section 2). Rules for every caller:
+ * <ol>
+ * <li>Call {@link #lockObjects} exactly once, inside a {@link DurableTransaction} method, before counting
+ * availability, with every object the transaction makes less available: each finite quota whose usage
+ * grows, each voucher whose usage grows, each seat it takes. A second call, a call outside a durable
+ * transaction, or one inside a transaction begun within it fails with {@link IllegalStateException}.</li>
+ * <li>Freeing capacity and reading take no lock. A change that cannot know what it touches passes more
+ * than {@value #MAX_EXCLUSIVE_OBJECTS} objects, or calls {@link #lockEvent}.</li>
+ * <li>The objects are locked exclusively and their event shared; with more than
+ * {@value #MAX_EXCLUSIVE_OBJECTS} distinct objects only the event is locked, exclusively.</li>
+ * <li>All keys are taken in ascending order by one statement, so no two transactions can deadlock.</li>
+ * <li>The whole acquisition waits at most {@code lock.timeout}; then {@link LockTimeoutException}
+ * (HTTP 503 {@code lock_timeout}) rolls the transaction back.</li>
+ * </ol>
+ * Key layout: {@link LockTarget}. The statement: {@code acquire_advisory_locks} in migration V2.
+ * At READ COMMITTED every statement after the locks sees what the previous holder committed.
+ */
+@ApplicationScoped
+public class AdvisoryLocks {
+
+    public static final int MAX_EXCLUSIVE_OBJECTS = 20;
+
+    private static final String ACQUIRE = "SELECT acquire_advisory_locks(?, ?, ?)";
+    private static final String LOCK_NOT_AVAILABLE = "55P03";
+    private static final Object LOCKS_TAKEN = AdvisoryLocks.class;
+
+    private final DataSource dataSource;
+    private final TransactionSynchronizationRegistry registry;
+    private final LockConfig config;
+    private final Timer waitTime;
+    private final Counter timeouts;
+
+    AdvisoryLocks(DataSource dataSource, TransactionSynchronizationRegistry registry, LockConfig config,
+            MeterRegistry meters) {
+        this.dataSource = dataSource;
+        this.registry = registry;
+        this.config = config;
+        this.waitTime = Timer.builder("inventory.lock.wait")
+                .description("Time spent acquiring the advisory locks of one transaction")
+                .publishPercentiles(0.5, 0.99)
+                .publishPercentileHistogram()
+                .register(meters);
+        this.timeouts = Counter.builder("inventory.lock.timeouts")
+                .description("Transactions that did not get their locks within lock.timeout")
+                .register(meters);
+    }
+
+    /** Locks {@code objects} exclusively and their event shared (or the event alone, exclusively, above 20). */
+    public void lockObjects(long eventId, Collection<LockTarget> objects) {
+        long[] objectKeys = objects.stream().mapToLong(LockTarget::key).distinct().toArray();
+        long eventKey = LockTarget.event(eventId).key();
+        if (objectKeys.length > MAX_EXCLUSIVE_OBJECTS) {
+            acquire(new Long[]{eventKey}, new Boolean[]{false});
+            return;
+        }
+        Long[] keys = new Long[objectKeys.length + 1];
+        Boolean[] shared = new Boolean[objectKeys.length + 1];
+        keys[0] = eventKey;
+        shared[0] = true;
+        for (int i = 0; i < objectKeys.length; i++) {
+            keys[i + 1] = objectKeys[i];
+            shared[i + 1] = false;
+        }
+        acquire(keys, shared);
+    }
+
+    /** Locks the whole event exclusively: for changes that cannot tell which objects they touch. */
+    public void lockEvent(long eventId) {
+        acquire(new Long[]{LockTarget.event(eventId).key()}, new Boolean[]{false});
+    }
+
+    private void acquire(Long[] keys, Boolean[] shared) {
+        claimTransaction();
+        long started = System.nanoTime();
+        // Inside a JTA transaction Agroal hands out the transaction's own connection, the one Hibernate uses.
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement statement = connection.prepareStatement(ACQUIRE)) {
+            statement.setArray(1, connection.createArrayOf("bigint", keys));
+            statement.setArray(2, connection.createArrayOf("boolean", shared));
+            statement.setInt(3, Math.toIntExact(config.timeout().toMillis()));
+            statement.execute();
+        } catch (SQLException e) {
+            if (LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
+                timeouts.increment();
+                throw new LockTimeoutException(config.timeout(), config.retryAfter());
+            }
+            throw new PersistenceException("could not take advisory locks " + Arrays.toString(keys), e);
+        } finally {
+            waitTime.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void claimTransaction() {
+        try {
+            if (!DurableTransactionInterceptor.isDurable(registry)) {
+                throw new IllegalStateException(
+                        "advisory locks must be taken in the outermost transaction of a @DurableTransaction method");
+            }
+        } catch (SystemException e) {
+            throw new IllegalStateException("transaction status unavailable", e);
+        }
+        if (registry.getResource(LOCKS_TAKEN) != null) {
+            throw new IllegalStateException("advisory locks were already taken in this transaction; "
+                    + "collect every object first and lock them with one call");
+        }
+        registry.putResource(LOCKS_TAKEN, Boolean.TRUE);
+    }
+}

@@ -1,0 +1,46 @@
+package io.ticketing.reservations.problem;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A failure the client should see: a fixed HTTP status and machine-readable {@code code}, rendered as
+ * {@code application/problem+json} by {@link ProblemMapper}. Throwing it rolls the transaction back.
+ */
+public class ApiException extends RuntimeException {
+
+    private final int status;
+    private final String code;
+    private final String title;
+    private List<Problem.FieldError> errors;
+    private Duration retryAfter;
+
+    public ApiException(int status, String code, String title, String detail) {
+        super(detail, null, false, false);
+        this.status = status;
+        this.code = code;
+        this.title = title;
+    }
+
+    protected ApiException errors(List<Problem.FieldError> errors) {
+        this.errors = List.copyOf(errors);
+        return this;
+    }
+
+    protected ApiException retryAfter(Duration retryAfter) {
+        this.retryAfter = retryAfter;
+        return this;
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public Duration retryAfterOrNull() {
+        return retryAfter;
+    }
+
+    public Problem toProblem() {
+        return new Problem(title, status, getMessage(), code, errors);
+    }
+}

@@ -1,0 +1,50 @@
+package io.ticketing.reservations.problem;
+
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/** The one place where failures become {@code application/problem+json} responses. */
+public class ProblemMapper {
+
+    private static final Logger LOG = Logger.getLogger(ProblemMapper.class);
+
+    @ServerExceptionMapper
+    public Response apiException(ApiException e) {
+        Response.ResponseBuilder response = problem(e.toProblem());
+        if (e.retryAfterOrNull() != null) {
+            response.header(HttpHeaders.RETRY_AFTER, Math.max(1, e.retryAfterOrNull().toSeconds()));
+        }
+        return response.build();
+    }
+
+    /** Unknown paths, wrong methods and unsupported media types, as JAX-RS reports them. */
+    @ServerExceptionMapper
+    public Response webApplicationException(WebApplicationException e) {
+        int status = e.getResponse().getStatus();
+        String code = switch (status) {
+            case 404 -> "not_found";
+            case 405 -> "method_not_allowed";
+            case 406 -> "not_acceptable";
+            case 415 -> "unsupported_media_type";
+            default -> status >= 500 ? "internal_error" : "bad_request";
+        };
+        Response.Status known = Response.Status.fromStatusCode(status);
+        String title = known == null ? "Error" : known.getReasonPhrase();
+        return problem(new Problem(title, status, title, code, null)).build();
+    }
+
+    @ServerExceptionMapper
+    public Response unexpected(Exception e) {
+        LOG.error("unexpected failure", e);
+        return problem(new Problem("Internal Server Error", 500, "The request failed unexpectedly.",
+                "internal_error", null)).build();
+    }
+
+    private static Response.ResponseBuilder problem(Problem problem) {
+        return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(problem);
+    }
+}
