@@ -6,7 +6,7 @@ CREATE TABLE events (
     id                   bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     slug                 text        NOT NULL UNIQUE CHECK (slug ~ '^[a-z0-9][a-z0-9-]{0,49}$'),
     name                 text        NOT NULL CHECK (length(name) BETWEEN 1 AND 200),
-    currency             char(3)     NOT NULL CHECK (currency ~ '^[A-Z]{3}$'),
+    currency             text        NOT NULL CHECK (currency ~ '^[A-Z]{3}$'),
     cart_ttl_seconds     integer     NOT NULL DEFAULT 1800 CHECK (cart_ttl_seconds > 0),
     payment_term_seconds integer     NOT NULL DEFAULT 1209600 CHECK (payment_term_seconds > 0),
     version              bigint      NOT NULL DEFAULT 0,

@@ -19,6 +19,11 @@ class OperationsEndpointsTest {
     }
 
     @Test
+    void startupProbeIsUp() {
+        given().get("/q/health/started").then().statusCode(200).body("status", equalTo("UP"));
+    }
+
+    @Test
     void readinessIsUpWhileTheDatabaseAnswers() {
         given().get("/q/health/ready").then().statusCode(200)
                 .body("status", equalTo("UP"))
