@@ -1,22 +1,53 @@
 package io.ticketing.reservations.event;
 
+import java.net.URI;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
-import jakarta.ws.rs.core.EntityTag;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 
 import io.ticketing.reservations.auth.RequiresScope;
 import io.ticketing.reservations.auth.Scope;
+import io.ticketing.reservations.concurrency.IfMatch;
 
 @Path("/api/v1/events")
+@RequiresScope(Scope.ADMIN)
 public class EventResource {
+
+    private final EventService events;
+
+    EventResource(EventService events) {
+        this.events = events;
+    }
+
+    @POST
+    public Response create(@Valid @NotNull EventRequests.NewEvent request) {
+        Event event = events.create(request);
+        return Response.created(URI.create("/api/v1/events/" + event.slug)).entity(EventView.of(event))
+                .header(HttpHeaders.ETAG, IfMatch.etag(event.version)).build();
+    }
 
     @GET
     @Path("/{event}")
-    @RequiresScope(Scope.ADMIN)
     public Response get(@PathParam("event") String slug) {
-        Event event = Event.findBySlug(slug).orElseThrow(() -> new EventNotFoundException(slug));
-        return Response.ok(EventView.of(event)).tag(new EntityTag(Long.toString(event.version))).build();
+        return view(events.get(slug));
+    }
+
+    @PATCH
+    @Path("/{event}")
+    public Response update(@PathParam("event") String slug, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch,
+            @Valid @NotNull EventRequests.EventChanges changes) {
+        return view(events.update(slug, IfMatch.expectedVersion(ifMatch), changes));
+    }
+
+    private static Response view(Event event) {
+        return Response.ok(EventView.of(event)).header(HttpHeaders.ETAG, IfMatch.etag(event.version)).build();
     }
 }

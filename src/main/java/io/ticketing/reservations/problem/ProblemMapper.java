@@ -1,5 +1,6 @@
 package io.ticketing.reservations.problem;
 
+import jakarta.persistence.OptimisticLockException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
@@ -14,6 +15,10 @@ public class ProblemMapper {
 
     @ServerExceptionMapper
     public Response apiException(ApiException e) {
+        return respond(e);
+    }
+
+    static Response respond(ApiException e) {
         Response.ResponseBuilder response = problem(e.toProblem());
         if (e.retryAfterOrNull() != null) {
             response.header(HttpHeaders.RETRY_AFTER, Math.max(1, e.retryAfterOrNull().toSeconds()));
@@ -26,6 +31,7 @@ public class ProblemMapper {
     public Response webApplicationException(WebApplicationException e) {
         int status = e.getResponse().getStatus();
         String code = switch (status) {
+            case 400 -> "validation_failed";
             case 404 -> "not_found";
             case 405 -> "method_not_allowed";
             case 406 -> "not_acceptable";
@@ -35,6 +41,13 @@ public class ProblemMapper {
         Response.Status known = Response.Status.fromStatusCode(status);
         String title = known == null ? "Error" : known.getReasonPhrase();
         return problem(new Problem(title, status, title, code, null)).build();
+    }
+
+    /** Two admins changed the same resource at once; the later flush lost. */
+    @ServerExceptionMapper
+    public Response optimisticLock(OptimisticLockException e) {
+        return respond(new ApiException(412, "version_conflict", "Precondition Failed",
+                "The resource changed while you were updating it; GET it again and retry with the new ETag."));
     }
 
     @ServerExceptionMapper

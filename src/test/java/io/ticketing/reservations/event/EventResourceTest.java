@@ -1,7 +1,13 @@
 package io.ticketing.reservations.event;
 
 import static io.restassured.RestAssured.given;
+import static io.ticketing.reservations.support.Api.ADMIN;
+import static io.ticketing.reservations.support.Api.STOREFRONT;
+import static org.hamcrest.Matchers.containsInAnyOrder;
+import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
+
+import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -14,9 +20,6 @@ import io.quarkus.test.junit.QuarkusTest;
 
 @QuarkusTest
 class EventResourceTest {
-
-    static final String ADMIN = "Bearer test-admin-token";
-    static final String STOREFRONT = "Bearer test-storefront-token";
 
     @Inject
     Fixtures fixtures;
@@ -36,6 +39,79 @@ class EventResourceTest {
                 .body("currency", equalTo("EUR"))
                 .body("cart_ttl_seconds", equalTo(1800))
                 .body("payment_term_seconds", equalTo(1_209_600));
+    }
+
+    @Test
+    void shouldCreateAnEventWithDefaults() {
+        String slug = "created-" + System.nanoTime();
+        given().header("Authorization", ADMIN).contentType("application/json")
+                .body(Map.of("slug", slug, "name", "Spring Gala", "currency", "CHF"))
+                .post("/api/v1/events")
+                .then().statusCode(201)
+                .header("Location", endsWith("/api/v1/events/" + slug))
+                .header("ETag", "\"0\"")
+                .body("slug", equalTo(slug))
+                .body("cart_ttl_seconds", equalTo(1800));
+    }
+
+    @Test
+    void shouldRefuseASecondEventWithTheSameSlug() {
+        given().header("Authorization", ADMIN).contentType("application/json")
+                .body(Map.of("slug", "event-resource-test", "name", "Again", "currency", "EUR"))
+                .post("/api/v1/events")
+                .then().statusCode(409).contentType("application/problem+json").body("code", equalTo("slug_taken"));
+    }
+
+    @Test
+    void shouldRefuseInvalidEventsNamingEachField() {
+        given().header("Authorization", ADMIN).contentType("application/json")
+                .body(Map.of("slug", "-Bad Slug", "name", "", "currency", "EUR", "cart_ttl_seconds", -5))
+                .post("/api/v1/events")
+                .then().statusCode(400).contentType("application/problem+json")
+                .body("code", equalTo("validation_failed"))
+                .body("errors.field", containsInAnyOrder("cart_ttl_seconds", "name", "slug"));
+        given().header("Authorization", ADMIN).contentType("application/json")
+                .body(Map.of("slug", "unknown-currency", "name", "X", "currency", "ABC"))
+                .post("/api/v1/events")
+                .then().statusCode(400).body("errors[0].field", equalTo("currency"));
+        given().header("Authorization", ADMIN).get("/api/v1/events/{event}", "unknown-currency")
+                .then().statusCode(404);
+    }
+
+    @Test
+    void shouldRefuseMalformedJsonAndWrongTypes() {
+        given().header("Authorization", ADMIN).contentType("application/json").body("{\"slug\": ")
+                .post("/api/v1/events")
+                .then().statusCode(400).contentType("application/problem+json")
+                .body("code", equalTo("validation_failed"));
+        given().header("Authorization", ADMIN).contentType("application/json")
+                .body("{\"slug\": \"typed\", \"name\": \"X\", \"currency\": \"EUR\", \"cart_ttl_seconds\": \"soon\"}")
+                .post("/api/v1/events")
+                .then().statusCode(400).body("errors[0].field", equalTo("cart_ttl_seconds"));
+    }
+
+    @Test
+    void shouldPatchOnlyWithTheCurrentVersion() {
+        String slug = "patched-" + System.nanoTime();
+        given().header("Authorization", ADMIN).contentType("application/json")
+                .body(Map.of("slug", slug, "name", "Before", "currency", "EUR"))
+                .post("/api/v1/events").then().statusCode(201);
+
+        given().header("Authorization", ADMIN).contentType("application/json").body(Map.of("name", "After"))
+                .patch("/api/v1/events/{event}", slug)
+                .then().statusCode(428).contentType("application/problem+json")
+                .body("code", equalTo("precondition_required"));
+        given().header("Authorization", ADMIN).header("If-Match", "\"0\"").contentType("application/json")
+                .body(Map.of("name", "After", "cart_ttl_seconds", 600))
+                .patch("/api/v1/events/{event}", slug)
+                .then().statusCode(200).header("ETag", "\"1\"")
+                .body("name", equalTo("After")).body("cart_ttl_seconds", equalTo(600));
+        given().header("Authorization", ADMIN).header("If-Match", "\"0\"").contentType("application/json")
+                .body(Map.of("name", "Stale"))
+                .patch("/api/v1/events/{event}", slug)
+                .then().statusCode(412).body("code", equalTo("version_conflict"));
+        given().header("Authorization", ADMIN).get("/api/v1/events/{event}", slug)
+                .then().statusCode(200).body("name", equalTo("After")).header("ETag", "\"1\"");
     }
 
     @Test

@@ -1,0 +1,36 @@
+package io.ticketing.reservations.event;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.Size;
+
+/** Request bodies of the event endpoints. */
+public final class EventRequests {
+
+    static final String SLUG = "[a-z0-9][a-z0-9-]{0,49}";
+    static final String CURRENCY = "[A-Z]{3}";
+    /** Ten years: anything longer is a typo, not a business rule. */
+    static final long MAX_SECONDS = 315_360_000;
+
+    private EventRequests() {
+    }
+
+    public record NewEvent(
+            @NotNull @Pattern(regexp = SLUG) String slug,
+            @NotBlank @Size(max = 200) String name,
+            @NotNull @Pattern(regexp = CURRENCY, message = "must be an ISO 4217 code") String currency,
+            @Positive @Max(MAX_SECONDS) Integer cartTtlSeconds,
+            @Positive @Max(MAX_SECONDS) Integer paymentTermSeconds) {
+    }
+
+    /** A PATCH: absent fields stay as they are. The slug never changes, since URLs name it. */
+    public record EventChanges(
+            @Size(min = 1, max = 200) @Pattern(regexp = ".*\\S.*", message = "must not be blank") String name,
+            @Pattern(regexp = CURRENCY, message = "must be an ISO 4217 code") String currency,
+            @Positive @Max(MAX_SECONDS) Integer cartTtlSeconds,
+            @Positive @Max(MAX_SECONDS) Integer paymentTermSeconds) {
+    }
+}
