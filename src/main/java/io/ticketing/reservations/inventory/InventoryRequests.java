@@ -1,0 +1,43 @@
+package io.ticketing.reservations.inventory;
+
+import java.util.List;
+import java.util.Optional;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.PositiveOrZero;
+import jakarta.validation.constraints.Size;
+
+/** Request bodies of the item and quota endpoints. Prices are decimal strings, never floats. */
+public final class InventoryRequests {
+
+    static final String PRICE = "\\d{1,10}(\\.\\d{1,2})?";
+    static final String PRICE_MESSAGE = "must be a decimal string such as \"49.90\", not negative";
+    /** Larger than any venue; a bigger number is a typo. */
+    static final int MAX_QUOTA_SIZE = 10_000_000;
+
+    private InventoryRequests() {
+    }
+
+    public record NewItem(
+            @NotBlank @Size(max = 200) String name,
+            @NotNull @Pattern(regexp = PRICE, message = PRICE_MESSAGE) String price,
+            Boolean requiresSeat,
+            Boolean active) {
+    }
+
+    public record NewQuota(
+            @NotBlank @Size(max = 200) String name,
+            @PositiveOrZero @Max(MAX_QUOTA_SIZE) Integer size,
+            @Size(max = 1000) List<@NotNull Long> items) {
+    }
+
+    /** A PATCH of a quota: absent fields stay; {@code "size": null} makes the quota unlimited. */
+    public record QuotaChanges(
+            @Size(min = 1, max = 200) String name,
+            Optional<@PositiveOrZero @Max(MAX_QUOTA_SIZE) Integer> size,
+            @Size(max = 1000) List<@NotNull Long> items) {
+    }
+}

@@ -1,0 +1,32 @@
+package io.ticketing.reservations.inventory;
+
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Optional;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Table;
+
+/** A ticket type. It sells only while it is in at least one quota and every one of its quotas has room. */
+@Entity
+@Table(name = "items")
+public class Item extends EventOwnedEntity {
+
+    public String name;
+
+    public BigDecimal price;
+
+    @Column(name = "requires_seat")
+    public boolean requiresSeat;
+
+    public boolean active = true;
+
+    public static Optional<Item> findInEvent(long eventId, long itemId) {
+        return find("id = ?1 and eventId = ?2", itemId, eventId).firstResultOptional();
+    }
+
+    public static List<Item> listForEvent(long eventId) {
+        return list("eventId = ?1 order by id", eventId);
+    }
+}

@@ -1,0 +1,14 @@
+package io.ticketing.reservations.inventory;
+
+/** What a quota has left, and why (SPEC section 1). {@code size} and the number are null when unlimited. */
+public record QuotaAvailability(boolean available, Integer availableNumber, Integer size, long paidOrders,
+        long pendingOrders, long cartPositions, long blockingVouchers) {
+
+    static QuotaAvailability of(Integer size, long paid, long pending, long carts, long blocking) {
+        if (size == null) {
+            return new QuotaAvailability(true, null, null, paid, pending, carts, blocking);
+        }
+        long left = Math.max(0, size - paid - pending - carts - blocking);
+        return new QuotaAvailability(left > 0, (int) left, size, paid, pending, carts, blocking);
+    }
+}

@@ -1,0 +1,52 @@
+package io.ticketing.reservations.inventory;
+
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+
+/**
+ * Counts a quota's usage (SPEC section 1). It takes no lock: flows that consume capacity call it only
+ * after the lock engine holds the quota's lock, and at READ COMMITTED each query sees everything the
+ * previous holder committed. Cart positions count while {@code expires >= now()}, so an expired hold
+ * stops counting at its deadline with no job; positions using a {@code block_quota} voucher are left
+ * out because the voucher already counts them.
+ */
+@ApplicationScoped
+public class QuotaCounter {
+
+    private static final String COUNT = """
+            WITH quota_item AS (SELECT item_id FROM quota_items WHERE quota_id = :quota)
+            SELECT
+              (SELECT count(*) FROM order_positions p JOIN orders o ON o.id = p.order_id
+                WHERE o.status = 'paid' AND p.item_id IN (SELECT item_id FROM quota_item)),
+              (SELECT count(*) FROM order_positions p JOIN orders o ON o.id = p.order_id
+                WHERE o.status = 'pending' AND p.item_id IN (SELECT item_id FROM quota_item)),
+              (SELECT count(*) FROM cart_positions c LEFT JOIN vouchers v ON v.id = c.voucher_id
+                WHERE c.item_id IN (SELECT item_id FROM quota_item) AND c.expires >= now()
+                  AND NOT coalesce(v.block_quota, false)),
+              (SELECT coalesce(sum(greatest(v.max_usages - v.redeemed, 0)), 0) FROM vouchers v
+                WHERE v.block_quota AND (v.valid_until IS NULL OR v.valid_until >= now())
+                  AND (v.quota_id = :quota OR v.item_id IN (SELECT item_id FROM quota_item)))
+            """;
+
+    private final EntityManager entityManager;
+
+    QuotaCounter(EntityManager entityManager) {
+        this.entityManager = entityManager;
+    }
+
+    public QuotaAvailability count(Quota quota) {
+        Object[] row = (Object[]) entityManager.createNativeQuery(COUNT).setParameter("quota", quota.id)
+                .getSingleResult();
+        return QuotaAvailability.of(quota.size, number(row[0]), number(row[1]), number(row[2]), number(row[3]));
+    }
+
+    public List<QuotaAvailability> count(List<Quota> quotas) {
+        return quotas.stream().map(this::count).toList();
+    }
+
+    private static long number(Object value) {
+        return ((Number) value).longValue();
+    }
+}

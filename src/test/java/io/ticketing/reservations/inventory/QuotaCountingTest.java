@@ -1,0 +1,119 @@
+package io.ticketing.reservations.inventory;
+
+import static io.ticketing.reservations.support.Api.admin;
+import static io.ticketing.reservations.support.Api.newEvent;
+import static io.ticketing.reservations.support.Api.newItem;
+import static io.ticketing.reservations.support.Api.newQuota;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.transaction.Transactional;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * The counting rules of SPEC section 1, with holds written straight into the database so each rule is
+ * seen on its own (the cart and order flows are tested against the same numbers through the API).
+ */
+@QuarkusTest
+class QuotaCountingTest {
+
+    @Inject
+    Holds holds;
+
+    @Test
+    void availabilityCountsPaidPendingUnexpiredCartsAndBlockingVouchersOnly() {
+        String event = newEvent("counting");
+        long ticket = newItem(event, "Ticket", "10");
+        long vip = newItem(event, "VIP", "50");
+        long other = newItem(event, "Elsewhere", "5");
+        long quota = newQuota(event, 20, List.of(ticket, vip));
+        newQuota(event, 100, List.of(other));
+
+        holds.order(event, "paid", ticket, vip);
+        holds.order(event, "pending", ticket);
+        holds.order(event, "expired", ticket);
+        holds.order(event, "canceled", ticket);
+        holds.order(event, "paid", other);
+        holds.cartPosition(event, ticket, "now() + interval '10 minutes'", null);
+        holds.cartPosition(event, vip, "now() + interval '10 minutes'", null);
+        holds.cartPosition(event, ticket, "now() - interval '1 second'", null);
+        holds.cartPosition(event, other, "now() + interval '10 minutes'", null);
+        long blocking = holds.voucher(event, "BLOCK", 3, 1, true, "item_id", ticket, null);
+        holds.cartPosition(event, ticket, "now() + interval '10 minutes'", blocking);
+        holds.voucher(event, "QUOTA-BLOCK", 2, 0, true, "quota_id", quota, null);
+        holds.voucher(event, "OLD-BLOCK", 5, 0, true, "item_id", ticket, "now() - interval '1 day'");
+        holds.voucher(event, "USED-UP", 2, 4, true, "item_id", vip, null);
+        holds.voucher(event, "PLAIN", 9, 0, false, "item_id", ticket, null);
+
+        admin().get("/api/v1/events/{event}/quotas/{quota}/availability", event, quota)
+                .then().statusCode(200)
+                .body("size", equalTo(20))
+                .body("paid_orders", equalTo(2))
+                .body("pending_orders", equalTo(1))
+                .body("cart_positions", equalTo(2))
+                .body("blocking_vouchers", equalTo(4))
+                .body("available_number", equalTo(11))
+                .body("available", equalTo(true));
+    }
+
+    @Test
+    void availabilityNeverGoesBelowZero() {
+        String event = newEvent("overfull");
+        long ticket = newItem(event, "Ticket", "10");
+        long quota = newQuota(event, 1, List.of(ticket));
+        holds.order(event, "paid", ticket, ticket);
+        admin().get("/api/v1/events/{event}/quotas/{quota}/availability", event, quota)
+                .then().statusCode(200).body("available_number", equalTo(0)).body("available", equalTo(false));
+    }
+
+    @ApplicationScoped
+    static class Holds {
+
+        @Inject
+        EntityManager entityManager;
+
+        @Transactional
+        void order(String event, String status, long... items) {
+            long order = ((Number) entityManager.createNativeQuery("""
+                    INSERT INTO orders (event_id, code, email, status, expires)
+                    SELECT id, md5(random()::text), 'buyer@example.com', ?2, now() + interval '1 day'
+                    FROM events WHERE slug = ?1 RETURNING id""")
+                    .setParameter(1, event).setParameter(2, status).getSingleResult()).longValue();
+            for (long item : items) {
+                entityManager.createNativeQuery(
+                        "INSERT INTO order_positions (order_id, item_id, price) VALUES (?1, ?2, 10)")
+                        .setParameter(1, order).setParameter(2, item).executeUpdate();
+            }
+        }
+
+        @Transactional
+        void cartPosition(String event, long item, String expiresSql, Long voucher) {
+            String cart = "cart-" + System.nanoTime() + "-" + Math.random();
+            entityManager
+                    .createNativeQuery("INSERT INTO carts (id, event_id) SELECT ?1, id FROM events WHERE slug = ?2")
+                    .setParameter(1, cart).setParameter(2, event).executeUpdate();
+            entityManager.createNativeQuery("INSERT INTO cart_positions (cart_id, item_id, voucher_id, price, expires)"
+                    + " VALUES (?1, ?2, ?3, 10, " + expiresSql + ")")
+                    .setParameter(1, cart).setParameter(2, item).setParameter(3, voucher).executeUpdate();
+        }
+
+        @Transactional
+        long voucher(String event, String code, int maxUsages, int redeemed, boolean blockQuota, String target,
+                long targetId, String validUntilSql) {
+            return ((Number) entityManager.createNativeQuery("INSERT INTO vouchers (event_id, code, max_usages,"
+                    + " redeemed, block_quota, valid_until, " + target + ") SELECT id, ?2, ?3, ?4, ?5, "
+                    + (validUntilSql == null ? "NULL" : validUntilSql)
+                    + ", ?6 FROM events WHERE slug = ?1 RETURNING id")
+                    .setParameter(1, event).setParameter(2, code).setParameter(3, maxUsages)
+                    .setParameter(4, redeemed).setParameter(5, blockQuota).setParameter(6, targetId)
+                    .getSingleResult()).longValue();
+        }
+    }
+}
