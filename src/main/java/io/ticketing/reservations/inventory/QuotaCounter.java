@@ -1,7 +1,5 @@
 package io.ticketing.reservations.inventory;
 
-import java.util.List;
-
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 
@@ -40,10 +38,6 @@ public class QuotaCounter {
         Object[] row = (Object[]) entityManager.createNativeQuery(COUNT).setParameter("quota", quota.id)
                 .getSingleResult();
         return QuotaAvailability.of(quota.size, number(row[0]), number(row[1]), number(row[2]), number(row[3]));
-    }
-
-    public List<QuotaAvailability> count(List<Quota> quotas) {
-        return quotas.stream().map(this::count).toList();
     }
 
     private static long number(Object value) {

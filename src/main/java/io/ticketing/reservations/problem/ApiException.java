@@ -32,10 +32,6 @@ public class ApiException extends RuntimeException {
         return this;
     }
 
-    public int status() {
-        return status;
-    }
-
     public Duration retryAfterOrNull() {
         return retryAfter;
     }

@@ -3,15 +3,12 @@ package io.ticketing.reservations.event;
 import static io.restassured.RestAssured.given;
 import static io.ticketing.reservations.support.Api.ADMIN;
 import static io.ticketing.reservations.support.Api.STOREFRONT;
+import static io.ticketing.reservations.support.Api.newEvent;
 import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
 
 import java.util.Map;
-
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,21 +18,20 @@ import io.quarkus.test.junit.QuarkusTest;
 @QuarkusTest
 class EventResourceTest {
 
-    @Inject
-    Fixtures fixtures;
+    private String slug;
 
     @BeforeEach
     void createEvent() {
-        fixtures.ensureEvent("event-resource-test");
+        slug = newEvent("event-resource-test");
     }
 
     @Test
     void shouldGetAnEventWithItsVersionAsETag() {
         given().header("Authorization", ADMIN)
-                .get("/api/v1/events/{event}", "event-resource-test")
+                .get("/api/v1/events/{event}", slug)
                 .then().statusCode(200)
                 .header("ETag", "\"0\"")
-                .body("slug", equalTo("event-resource-test"))
+                .body("slug", equalTo(slug))
                 .body("currency", equalTo("EUR"))
                 .body("cart_ttl_seconds", equalTo(1800))
                 .body("payment_term_seconds", equalTo(1_209_600));
@@ -43,21 +39,21 @@ class EventResourceTest {
 
     @Test
     void shouldCreateAnEventWithDefaults() {
-        String slug = "created-" + System.nanoTime();
+        String created = "created-" + System.nanoTime();
         given().header("Authorization", ADMIN).contentType("application/json")
-                .body(Map.of("slug", slug, "name", "Spring Gala", "currency", "CHF"))
+                .body(Map.of("slug", created, "name", "Spring Gala", "currency", "CHF"))
                 .post("/api/v1/events")
                 .then().statusCode(201)
-                .header("Location", endsWith("/api/v1/events/" + slug))
+                .header("Location", endsWith("/api/v1/events/" + created))
                 .header("ETag", "\"0\"")
-                .body("slug", equalTo(slug))
+                .body("slug", equalTo(created))
                 .body("cart_ttl_seconds", equalTo(1800));
     }
 
     @Test
     void shouldRefuseASecondEventWithTheSameSlug() {
         given().header("Authorization", ADMIN).contentType("application/json")
-                .body(Map.of("slug", "event-resource-test", "name", "Again", "currency", "EUR"))
+                .body(Map.of("slug", slug, "name", "Again", "currency", "EUR"))
                 .post("/api/v1/events")
                 .then().statusCode(409).contentType("application/problem+json").body("code", equalTo("slug_taken"));
     }
@@ -92,25 +88,25 @@ class EventResourceTest {
 
     @Test
     void shouldPatchOnlyWithTheCurrentVersion() {
-        String slug = "patched-" + System.nanoTime();
+        String patched = "patched-" + System.nanoTime();
         given().header("Authorization", ADMIN).contentType("application/json")
-                .body(Map.of("slug", slug, "name", "Before", "currency", "EUR"))
+                .body(Map.of("slug", patched, "name", "Before", "currency", "EUR"))
                 .post("/api/v1/events").then().statusCode(201);
 
         given().header("Authorization", ADMIN).contentType("application/json").body(Map.of("name", "After"))
-                .patch("/api/v1/events/{event}", slug)
+                .patch("/api/v1/events/{event}", patched)
                 .then().statusCode(428).contentType("application/problem+json")
                 .body("code", equalTo("precondition_required"));
         given().header("Authorization", ADMIN).header("If-Match", "\"0\"").contentType("application/json")
                 .body(Map.of("name", "After", "cart_ttl_seconds", 600))
-                .patch("/api/v1/events/{event}", slug)
+                .patch("/api/v1/events/{event}", patched)
                 .then().statusCode(200).header("ETag", "\"1\"")
                 .body("name", equalTo("After")).body("cart_ttl_seconds", equalTo(600));
         given().header("Authorization", ADMIN).header("If-Match", "\"0\"").contentType("application/json")
                 .body(Map.of("name", "Stale"))
-                .patch("/api/v1/events/{event}", slug)
+                .patch("/api/v1/events/{event}", patched)
                 .then().statusCode(412).body("code", equalTo("version_conflict"));
-        given().header("Authorization", ADMIN).get("/api/v1/events/{event}", slug)
+        given().header("Authorization", ADMIN).get("/api/v1/events/{event}", patched)
                 .then().statusCode(200).body("name", equalTo("After")).header("ETag", "\"1\"");
     }
 
@@ -125,31 +121,17 @@ class EventResourceTest {
 
     @Test
     void shouldRefuseRequestsWithoutAValidToken() {
-        given().get("/api/v1/events/{event}", "event-resource-test")
+        given().get("/api/v1/events/{event}", slug)
                 .then().statusCode(401).contentType("application/problem+json").body("code", equalTo("unauthorized"));
         given().header("Authorization", "Bearer test-admin-token-but-longer")
-                .get("/api/v1/events/{event}", "event-resource-test")
+                .get("/api/v1/events/{event}", slug)
                 .then().statusCode(401).body("code", equalTo("unauthorized"));
     }
 
     @Test
     void shouldRefuseAdminRequestsWithAStorefrontToken() {
         given().header("Authorization", STOREFRONT)
-                .get("/api/v1/events/{event}", "event-resource-test")
+                .get("/api/v1/events/{event}", slug)
                 .then().statusCode(403).contentType("application/problem+json").body("code", equalTo("forbidden"));
-    }
-
-    @ApplicationScoped
-    static class Fixtures {
-        @Transactional
-        void ensureEvent(String slug) {
-            if (Event.findBySlug(slug).isEmpty()) {
-                Event event = new Event();
-                event.slug = slug;
-                event.name = "Test event";
-                event.currency = "EUR";
-                event.persist();
-            }
-        }
     }
 }
