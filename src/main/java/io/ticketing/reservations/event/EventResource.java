@@ -16,8 +16,10 @@ import jakarta.ws.rs.core.Response;
 import io.ticketing.reservations.auth.RequiresScope;
 import io.ticketing.reservations.auth.Scope;
 import io.ticketing.reservations.concurrency.IfMatch;
+import io.ticketing.reservations.idempotency.Idempotent;
 
 @Path("/api/v1/events")
+@Idempotent
 @RequiresScope(Scope.ADMIN)
 public class EventResource {
 

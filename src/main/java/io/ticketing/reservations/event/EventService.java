@@ -7,6 +7,7 @@ import jakarta.transaction.Transactional;
 
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.problem.ApiException;
+import io.ticketing.reservations.problem.NotFoundException;
 import io.ticketing.reservations.problem.ValidationException;
 
 @ApplicationScoped
@@ -15,7 +16,7 @@ public class EventService {
     /** Finds an event by slug, or fails with 404. Never locks. */
     @Transactional(Transactional.TxType.SUPPORTS)
     public Event get(String slug) {
-        return Event.findBySlug(slug).orElseThrow(() -> new EventNotFoundException(slug));
+        return Event.findBySlug(slug).orElseThrow(() -> new NotFoundException("event", slug));
     }
 
     @Transactional

@@ -1,22 +1,27 @@
 package io.ticketing.reservations.inventory;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.PositiveOrZero;
 import jakarta.validation.constraints.Size;
 
-/** Request bodies of the item and quota endpoints. Prices are decimal strings, never floats. */
+/** Request bodies of the item, quota, seat and voucher endpoints. Prices are decimal strings, never floats. */
 public final class InventoryRequests {
 
     static final String PRICE = "\\d{1,10}(\\.\\d{1,2})?";
     static final String PRICE_MESSAGE = "must be a decimal string such as \"49.90\", not negative";
     /** Larger than any venue; a bigger number is a typo. */
     static final int MAX_QUOTA_SIZE = 10_000_000;
+    /** One bulk request creates at most this many seats; a larger plan is sent in parts. */
+    static final int MAX_SEATS_PER_REQUEST = 10_000;
 
     private InventoryRequests() {
     }
@@ -32,6 +37,27 @@ public final class InventoryRequests {
             @NotBlank @Size(max = 200) String name,
             @PositiveOrZero @Max(MAX_QUOTA_SIZE) Integer size,
             @Size(max = 1000) List<@NotNull Long> items) {
+    }
+
+    public record NewSeats(@NotNull @Size(min = 1, max = MAX_SEATS_PER_REQUEST) List<@Valid @NotNull NewSeat> seats) {
+    }
+
+    public record NewSeat(
+            @NotBlank @Size(max = 100) String guid,
+            @NotBlank @Size(max = 200) String name,
+            @NotNull Long itemId,
+            Boolean blocked) {
+    }
+
+    /** A voucher; with a seat and no item it is restricted to the seat's item. */
+    public record NewVoucher(
+            @NotBlank @Size(max = 100) @Pattern(regexp = "[A-Za-z0-9_.-]+", message = "may hold letters, digits, '-', '_' and '.'") String code,
+            @Min(1) @Max(MAX_QUOTA_SIZE) Integer maxUsages,
+            Instant validUntil,
+            Long itemId,
+            Long quotaId,
+            @Size(min = 1, max = 100) String seatGuid,
+            Boolean blockQuota) {
     }
 
     /** A PATCH of a quota: absent fields stay; {@code "size": null} makes the quota unlimited. */

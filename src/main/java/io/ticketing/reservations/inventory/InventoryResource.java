@@ -18,17 +18,21 @@ import io.ticketing.reservations.auth.Scope;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.event.EventService;
+import io.ticketing.reservations.idempotency.Idempotent;
 
 @Path("/api/v1/events/{event}")
+@Idempotent
 @RequiresScope(Scope.ADMIN)
 public class InventoryResource {
 
     private final EventService events;
     private final InventoryService inventory;
+    private final StorefrontAvailability storefront;
 
-    InventoryResource(EventService events, InventoryService inventory) {
+    InventoryResource(EventService events, InventoryService inventory, StorefrontAvailability storefront) {
         this.events = events;
         this.inventory = inventory;
+        this.storefront = storefront;
     }
 
     @POST
@@ -74,6 +78,13 @@ public class InventoryResource {
     @Path("/quotas/{quota}/availability")
     public QuotaAvailability availability(@PathParam("event") String slug, @PathParam("quota") long quotaId) {
         return inventory.availability(events.get(slug), quotaId);
+    }
+
+    @GET
+    @Path("/availability")
+    @RequiresScope(Scope.STOREFRONT)
+    public InventoryViews.EventAvailability storefrontAvailability(@PathParam("event") String slug) {
+        return storefront.of(events.get(slug));
     }
 
     private static Response quotaResponse(Quota quota) {

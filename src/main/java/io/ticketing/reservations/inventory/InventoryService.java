@@ -13,7 +13,7 @@ import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.locking.AdvisoryLocks;
 import io.ticketing.reservations.locking.DurableTransaction;
 import io.ticketing.reservations.locking.LockTarget;
-import io.ticketing.reservations.problem.ApiException;
+import io.ticketing.reservations.problem.NotFoundException;
 
 /** Items and quotas of an event: the admin side of the inventory. */
 @ApplicationScoped
@@ -65,7 +65,7 @@ public class InventoryService {
 
     @Transactional(Transactional.TxType.SUPPORTS)
     public Quota quota(Event event, long quotaId) {
-        return Quota.findInEvent(event.id, quotaId).orElseThrow(() -> notFound("quota", quotaId));
+        return Quota.findInEvent(event.id, quotaId).orElseThrow(() -> new NotFoundException("quota", quotaId));
     }
 
     /**
@@ -105,13 +105,9 @@ public class InventoryService {
         Set<Long> items = new LinkedHashSet<>(itemIds == null ? List.of() : itemIds);
         for (Long itemId : items) {
             if (Item.findInEvent(event.id, itemId).isEmpty()) {
-                throw notFound("item", itemId);
+                throw new NotFoundException("item", itemId);
             }
         }
         return items;
-    }
-
-    static ApiException notFound(String what, Object id) {
-        return new ApiException(404, "not_found", "Not Found", "No " + what + " " + id + " in this event.");
     }
 }

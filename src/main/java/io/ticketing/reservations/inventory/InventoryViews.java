@@ -1,8 +1,9 @@
 package io.ticketing.reservations.inventory;
 
+import java.time.Instant;
 import java.util.List;
 
-/** Response bodies of the item and quota endpoints. */
+/** Response bodies of the inventory endpoints. */
 public final class InventoryViews {
 
     private InventoryViews() {
@@ -23,5 +24,26 @@ public final class InventoryViews {
             return new QuotaView(quota.id, quota.name, quota.size, quota.itemIds.stream().sorted().toList(),
                     quota.version);
         }
+    }
+
+    public record SeatView(String guid, String name, long itemId, boolean blocked, boolean available) {
+    }
+
+    public record SeatList(List<SeatView> seats) {
+    }
+
+    public record VoucherView(long id, String code, int maxUsages, int redeemed, Instant validUntil, Long itemId,
+            Long quotaId, String seatGuid, boolean blockQuota, long version) {
+        static VoucherView of(Voucher voucher, String seatGuid) {
+            return new VoucherView(voucher.id, voucher.code, voucher.maxUsages, voucher.redeemed, voucher.validUntil,
+                    voucher.itemId, voucher.quotaId, seatGuid, voucher.blockQuota, voucher.version);
+        }
+    }
+
+    /** {@code available_number} is null when nothing limits the item (only unlimited quotas, no seats). */
+    public record ItemAvailability(long itemId, boolean available, Integer availableNumber) {
+    }
+
+    public record EventAvailability(List<ItemAvailability> items) {
     }
 }

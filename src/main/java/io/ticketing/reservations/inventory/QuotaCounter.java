@@ -1,5 +1,8 @@
 package io.ticketing.reservations.inventory;
 
+import java.util.Collection;
+import java.util.List;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 
@@ -22,7 +25,7 @@ public class QuotaCounter {
                 WHERE o.status = 'pending' AND p.item_id IN (SELECT item_id FROM quota_item)),
               (SELECT count(*) FROM cart_positions c LEFT JOIN vouchers v ON v.id = c.voucher_id
                 WHERE c.item_id IN (SELECT item_id FROM quota_item) AND c.expires >= now()
-                  AND NOT coalesce(v.block_quota, false)),
+                  AND NOT coalesce(v.block_quota, false) AND c.id <> ALL(:excluded)),
               (SELECT coalesce(sum(greatest(v.max_usages - v.redeemed, 0)), 0) FROM vouchers v
                 WHERE v.block_quota AND (v.valid_until IS NULL OR v.valid_until >= now())
                   AND (v.quota_id = :quota OR v.item_id IN (SELECT item_id FROM quota_item)))
@@ -35,9 +38,17 @@ public class QuotaCounter {
     }
 
     public QuotaAvailability count(Quota quota) {
-        Object[] row = (Object[]) entityManager.createNativeQuery(COUNT).setParameter("quota", quota.id)
-                .getSingleResult();
-        return QuotaAvailability.of(quota.size, number(row[0]), number(row[1]), number(row[2]), number(row[3]));
+        return count(quota.id, quota.size, List.of());
+    }
+
+    /**
+     * Counts one quota, leaving out {@code excludedCartPositions}: the positions a flow is re-checking, which
+     * must not count against themselves. One statement, so all four numbers come from one snapshot.
+     */
+    public QuotaAvailability count(long quotaId, Integer size, Collection<Long> excludedCartPositions) {
+        Object[] row = (Object[]) entityManager.createNativeQuery(COUNT).setParameter("quota", quotaId)
+                .setParameter("excluded", excludedCartPositions.toArray(Long[]::new)).getSingleResult();
+        return QuotaAvailability.of(size, number(row[0]), number(row[1]), number(row[2]), number(row[3]));
     }
 
     private static long number(Object value) {

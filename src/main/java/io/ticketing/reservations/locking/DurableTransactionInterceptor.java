@@ -27,6 +27,9 @@ class DurableTransactionInterceptor {
     @Inject
     TransactionSynchronizationRegistry registry;
 
+    @Inject
+    LockConfig config;
+
     @AroundInvoke
     Object runInOutermostTransaction(InvocationContext invocation) throws Exception {
         if (transactionManager.getStatus() != Status.STATUS_NO_TRANSACTION) {
@@ -34,10 +37,11 @@ class DurableTransactionInterceptor {
                     + " needs a durable transaction but was called inside another transaction");
         }
         try {
-            return QuarkusTransaction.requiringNew().call(() -> {
-                registry.putResource(DURABLE, Boolean.TRUE);
-                return invocation.proceed();
-            });
+            return QuarkusTransaction.requiringNew().timeout(Math.toIntExact(config.transactionTimeout().toSeconds()))
+                    .call(() -> {
+                        registry.putResource(DURABLE, Boolean.TRUE);
+                        return invocation.proceed();
+                    });
         } catch (QuarkusTransactionException e) {
             throw e.getCause() instanceof Exception cause ? cause : e;
         }

@@ -8,9 +8,19 @@ import io.ticketing.reservations.problem.ApiException;
 public class LockTimeoutException extends ApiException {
 
     public LockTimeoutException(Duration bound, Duration retryAfter) {
-        super(503, "lock_timeout", "Too busy",
-                "The inventory is in high demand and could not be reserved within " + bound.toMillis()
-                        + " ms. Nothing was changed; retry the request.");
+        this("The inventory is in high demand and could not be reserved within " + bound.toMillis()
+                + " ms. Nothing was changed; retry the request.", retryAfter);
+    }
+
+    private LockTimeoutException(String detail, Duration retryAfter) {
+        super(503, "lock_timeout", "Too busy", detail);
         retryAfter(retryAfter);
+    }
+
+    /** An admin put an item in a quota while the locks were being taken: the locks taken are not enough. */
+    public static LockTimeoutException inventoryChanged(Duration retryAfter) {
+        return new LockTimeoutException(
+                "The inventory changed while it was being reserved. Nothing was changed; retry the request.",
+                retryAfter);
     }
 }

@@ -1,7 +1,9 @@
 package io.ticketing.reservations.problem;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A failure the client should see: a fixed HTTP status and machine-readable {@code code}, rendered as
@@ -14,6 +16,7 @@ public class ApiException extends RuntimeException {
     private final String title;
     private List<Problem.FieldError> errors;
     private Duration retryAfter;
+    private final Map<String, Object> extensions = new LinkedHashMap<>();
 
     public ApiException(int status, String code, String title, String detail) {
         super(detail, null, false, false);
@@ -27,9 +30,19 @@ public class ApiException extends RuntimeException {
         return this;
     }
 
-    protected ApiException retryAfter(Duration retryAfter) {
+    public ApiException retryAfter(Duration retryAfter) {
         this.retryAfter = retryAfter;
         return this;
+    }
+
+    /** Adds an extension member to the problem document, named in snake_case. */
+    protected ApiException with(String member, Object value) {
+        extensions.put(member, value);
+        return this;
+    }
+
+    public String code() {
+        return code;
     }
 
     public Duration retryAfterOrNull() {
@@ -37,6 +50,6 @@ public class ApiException extends RuntimeException {
     }
 
     public Problem toProblem() {
-        return new Problem(title, status, getMessage(), code, errors);
+        return new Problem("about:blank", title, status, getMessage(), code, errors, Map.copyOf(extensions));
     }
 }

@@ -18,7 +18,7 @@ public class ProblemMapper {
         return respond(e);
     }
 
-    static Response respond(ApiException e) {
+    public static Response respond(ApiException e) {
         Response.ResponseBuilder response = problem(e.toProblem());
         if (e.retryAfterOrNull() != null) {
             response.header(HttpHeaders.RETRY_AFTER, Math.max(1, e.retryAfterOrNull().toSeconds()));

@@ -36,6 +36,16 @@ public class LockProbe {
     }
 
     @DurableTransaction
+    public void holdEventExclusively(long eventId, CountDownLatch acquired, CountDownLatch release)
+            throws InterruptedException {
+        locks.lockEvent(eventId);
+        acquired.countDown();
+        if (!release.await(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the test never released the lock");
+        }
+    }
+
+    @DurableTransaction
     public void lock(long eventId, List<LockTarget> targets) {
         locks.lockObjects(eventId, targets);
     }

@@ -2,10 +2,12 @@ package io.ticketing.reservations.support;
 
 import static io.restassured.RestAssured.given;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 
 /** Shortcuts for tests that set up events through the public API, as a client would. */
@@ -19,6 +21,10 @@ public final class Api {
 
     public static RequestSpecification admin() {
         return given().header("Authorization", ADMIN).contentType("application/json");
+    }
+
+    public static RequestSpecification storefront() {
+        return given().header("Authorization", STOREFRONT).contentType("application/json");
     }
 
     /** Creates an event with a unique slug and returns the slug. */
@@ -39,5 +45,44 @@ public final class Api {
         body.put("size", size);
         return admin().body(body).post("/api/v1/events/{event}/quotas", event)
                 .then().statusCode(201).extract().jsonPath().getLong("id");
+    }
+
+    public static long newSeatedItem(String event, String name, String price) {
+        return admin().body(Map.of("name", name, "price", price, "requires_seat", true))
+                .post("/api/v1/events/{event}/items", event).then().statusCode(201).extract().jsonPath().getLong("id");
+    }
+
+    /** Creates seats {@code prefix-1} to {@code prefix-count}, sold as {@code item}. */
+    public static void newSeats(String event, long item, String prefix, int count) {
+        List<Map<String, Object>> seats = new ArrayList<>();
+        for (int i = 1; i <= count; i++) {
+            seats.add(Map.of("guid", prefix + "-" + i, "name", "Seat " + i, "item_id", item));
+        }
+        admin().body(Map.of("seats", seats)).post("/api/v1/events/{event}/seats", event).then().statusCode(201);
+    }
+
+    public static void newVoucher(String event, Map<String, Object> voucher) {
+        admin().body(voucher).post("/api/v1/events/{event}/vouchers", event).then().statusCode(201);
+    }
+
+    public static String newCart(String event) {
+        return storefront().post("/api/v1/events/{event}/carts", event).then().statusCode(201).extract().path("id");
+    }
+
+    public static Response addToCart(String event, String cart, Map<String, Object> position) {
+        return storefront().body(Map.of("positions", List.of(position)))
+                .post("/api/v1/events/{event}/carts/{cart}/positions", event, cart);
+    }
+
+    public static Response checkout(String event, String cart) {
+        return storefront().body(Map.of("cart_id", cart, "email", "buyer@example.com"))
+                .post("/api/v1/events/{event}/orders", event);
+    }
+
+    /** A cart holding one position, or fails the test. */
+    public static String cartWith(String event, Map<String, Object> position) {
+        String cart = newCart(event);
+        addToCart(event, cart, position).then().statusCode(201);
+        return cart;
     }
 }

@@ -1,0 +1,38 @@
+package io.ticketing.reservations.cart;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+
+/** A buyer's short hold. Its random id is its only credential. */
+@Entity
+@Table(name = "carts")
+public class Cart extends PanacheEntityBase {
+
+    @Id
+    public String id;
+
+    @Column(name = "event_id")
+    public long eventId;
+
+    @Column(name = "created_at", insertable = false, updatable = false)
+    public Instant createdAt;
+
+    /** The latest deadline of its positions, or creation plus the event's TTL while it is empty. */
+    public Instant expires;
+
+    public static Optional<Cart> findInEvent(long eventId, String cartId) {
+        return find("id = ?1 and eventId = ?2", cartId, eventId).firstResultOptional();
+    }
+
+    public List<CartPosition> positions() {
+        return CartPosition.list("cartId = ?1 order by id", id);
+    }
+}

@@ -1,0 +1,174 @@
+package io.ticketing.reservations.cart;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
+import jakarta.transaction.Transactional;
+
+import io.ticketing.reservations.auth.RandomIds;
+import io.ticketing.reservations.event.Event;
+import io.ticketing.reservations.inventory.Item;
+import io.ticketing.reservations.inventory.Seat;
+import io.ticketing.reservations.inventory.Voucher;
+import io.ticketing.reservations.locking.DurableTransaction;
+import io.ticketing.reservations.problem.ApiException;
+import io.ticketing.reservations.problem.NotFoundException;
+import io.ticketing.reservations.problem.ValidationException;
+import io.ticketing.reservations.reservation.Claim;
+import io.ticketing.reservations.reservation.Deadlines;
+import io.ticketing.reservations.reservation.PositionLabels;
+import io.ticketing.reservations.reservation.ReservationConfig;
+import io.ticketing.reservations.reservation.ReservationConflict;
+import io.ticketing.reservations.reservation.Reservations;
+
+/** Carts: holds that expire on their own. Adding and reviving holds go through {@link Reservations}. */
+@ApplicationScoped
+public class CartService {
+
+    private final Reservations reservations;
+    private final ReservationConfig config;
+
+    CartService(Reservations reservations, ReservationConfig config) {
+        this.reservations = reservations;
+        this.config = config;
+    }
+
+    @Transactional
+    public Cart create(Event event) {
+        Cart cart = new Cart();
+        cart.id = RandomIds.next();
+        cart.eventId = event.id;
+        cart.expires = Deadlines.inSeconds(event.cartTtlSeconds);
+        cart.persist();
+        return cart;
+    }
+
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public Cart get(Event event, String cartId) {
+        return Cart.findInEvent(event.id, cartId).orElseThrow(() -> new NotFoundException("cart", cartId));
+    }
+
+    /**
+     * The cart, its row locked for this transaction: two requests on one cart (a double-clicked checkout)
+     * run one after the other. Taken before any advisory lock, and no flow takes it after one.
+     */
+    public Cart lock(Event event, String cartId) {
+        return Cart.<Cart>find("id = ?1 and eventId = ?2", cartId, event.id).withLock(LockModeType.PESSIMISTIC_WRITE)
+                .firstResultOptional().orElseThrow(() -> new NotFoundException("cart", cartId));
+    }
+
+    /** All or nothing: every new position fits, under the locks, or none is added. */
+    @DurableTransaction
+    public Cart add(Event event, String cartId, List<CartRequests.NewPosition> positions) {
+        int count = positions.stream().mapToInt(CartRequests.NewPosition::count).sum();
+        if (count > config.maxPositions()) {
+            throw new ApiException(413, "too_many_positions", "Content Too Large",
+                    count + " positions in one request; at most " + config.maxPositions() + " are allowed.");
+        }
+        Cart cart = lock(event, cartId);
+        List<Claim> claims = claimsFor(event, positions);
+        reservations.reserve(event.id, claims, List.of());
+        Instant expires = Deadlines.inSeconds(event.cartTtlSeconds);
+        for (Claim claim : claims) {
+            CartPosition position = new CartPosition();
+            position.cartId = cart.id;
+            position.itemId = claim.itemId();
+            position.seatId = claim.seatId();
+            position.voucherId = claim.voucherId();
+            position.price = Item.<Item>findById(claim.itemId()).price;
+            position.expires = expires;
+            position.persist();
+        }
+        cart.expires = expires.isAfter(cart.expires) ? expires : cart.expires;
+        return cart;
+    }
+
+    /** Holds far from their deadline are extended as they are; the others are re-checked, all or nothing. */
+    @DurableTransaction
+    public Cart extend(Event event, String cartId) {
+        Cart cart = lock(event, cartId);
+        List<CartPosition> positions = cart.positions();
+        reviveStale(event, positions);
+        Instant expires = Deadlines.inSeconds(event.cartTtlSeconds);
+        positions.forEach(position -> position.expires = expires);
+        cart.expires = expires;
+        return cart;
+    }
+
+    /**
+     * Re-checks, under the locks, the positions that expired or are about to: someone else may have their
+     * capacity now. Call once, in the caller's durable transaction; it fails if any no longer fits.
+     */
+    public void reviveStale(Event event, List<CartPosition> positions) {
+        Instant now = Instant.now();
+        List<CartPosition> stale = positions.stream()
+                .filter(position -> config.needsRecheck(position.expires, now)).toList();
+        reservations.reserve(event.id, stale.stream().map(CartPosition::claim).toList(),
+                stale.stream().map(position -> position.id).toList());
+    }
+
+    /** Removing frees the capacity at once; it takes no lock. */
+    @Transactional
+    public void removePosition(Event event, String cartId, long positionId) {
+        Cart cart = lock(event, cartId);
+        if (CartPosition.delete("id = ?1 and cartId = ?2", positionId, cart.id) == 0) {
+            throw new NotFoundException("cart position", positionId);
+        }
+    }
+
+    @Transactional
+    public void delete(Event event, String cartId) {
+        lock(event, cartId).delete();
+    }
+
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public CartView view(Cart cart) {
+        List<CartPosition> positions = cart.positions();
+        PositionLabels labels = PositionLabels.of(positions);
+        return new CartView(cart.id, cart.expires, labels.total().toPlainString(),
+                positions.stream().map(p -> new CartView.Position(p.id, p.itemId, labels.seatGuid(p),
+                        labels.voucherCode(p), p.price.toPlainString(), p.expires)).toList());
+    }
+
+    /** One claim per ticket: seat guids and voucher codes become ids, quantities become copies. */
+    private static List<Claim> claimsFor(Event event, List<CartRequests.NewPosition> positions) {
+        Map<String, Seat> seats = Seat.listByGuids(event.id,
+                positions.stream().map(CartRequests.NewPosition::seatGuid).filter(Objects::nonNull).toList())
+                .stream().collect(Collectors.toMap(seat -> seat.guid, seat -> seat));
+        Map<String, Voucher> vouchers = Voucher.byCodes(event.id,
+                positions.stream().map(CartRequests.NewPosition::voucherCode).filter(Objects::nonNull).toList());
+        List<Claim> claims = new ArrayList<>();
+        for (int i = 0; i < positions.size(); i++) {
+            CartRequests.NewPosition position = positions.get(i);
+            Long seatId = null;
+            if (position.seatGuid() != null) {
+                Seat seat = seats.get(position.seatGuid());
+                if (seat == null) {
+                    throw new NotFoundException("seat", position.seatGuid());
+                }
+                if (position.count() != 1) {
+                    throw new ValidationException("positions[" + i + "].quantity", "must be 1 with a seat");
+                }
+                seatId = seat.id;
+            }
+            Long voucherId = null;
+            if (position.voucherCode() != null) {
+                Voucher voucher = vouchers.get(position.voucherCode());
+                if (voucher == null) {
+                    throw ReservationConflict.voucherUnknown(position.voucherCode());
+                }
+                voucherId = voucher.id;
+            }
+            for (int copy = 0; copy < position.count(); copy++) {
+                claims.add(new Claim(position.itemId(), seatId, voucherId));
+            }
+        }
+        return claims;
+    }
+}

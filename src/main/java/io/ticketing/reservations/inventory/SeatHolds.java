@@ -1,0 +1,23 @@
+package io.ticketing.reservations.inventory;
+
+/** The one definition of "this seat cannot be sold" (SPEC section 1), for the seat list and for reservations. */
+public final class SeatHolds {
+
+    /**
+     * A predicate over a {@code seats} row named {@code s}. Parameters: {@code :own}, cart positions that do
+     * not count (a cart re-checking its own holds); {@code :vouchers}, the vouchers the buyer uses (a
+     * seat-bound voucher holds its seat until used up or expired, except against its own holder).
+     */
+    public static final String UNAVAILABLE = """
+            (s.blocked
+              OR EXISTS (SELECT 1 FROM order_positions p JOIN orders o ON o.id = p.order_id
+                         WHERE p.seat_id = s.id AND o.status IN ('pending', 'paid'))
+              OR EXISTS (SELECT 1 FROM cart_positions c
+                         WHERE c.seat_id = s.id AND c.expires >= now() AND c.id <> ALL(:own))
+              OR EXISTS (SELECT 1 FROM vouchers v
+                         WHERE v.seat_id = s.id AND v.redeemed < v.max_usages
+                           AND (v.valid_until IS NULL OR v.valid_until >= now()) AND v.id <> ALL(:vouchers)))""";
+
+    private SeatHolds() {
+    }
+}

@@ -1,0 +1,44 @@
+package io.ticketing.reservations.inventory;
+
+import java.net.URI;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Response;
+
+import io.ticketing.reservations.auth.RequiresScope;
+import io.ticketing.reservations.auth.Scope;
+import io.ticketing.reservations.event.EventService;
+import io.ticketing.reservations.idempotency.Idempotent;
+
+@Path("/api/v1/events/{event}/seats")
+@Idempotent
+public class SeatResource {
+
+    private final EventService events;
+    private final SeatService seats;
+
+    SeatResource(EventService events, SeatService seats) {
+        this.events = events;
+        this.seats = seats;
+    }
+
+    @POST
+    @RequiresScope(Scope.ADMIN)
+    public Response create(@PathParam("event") String slug, @Valid @NotNull InventoryRequests.NewSeats request) {
+        return Response.created(URI.create("/api/v1/events/" + slug + "/seats"))
+                .entity(new InventoryViews.SeatList(seats.create(events.get(slug), request))).build();
+    }
+
+    @GET
+    @RequiresScope(Scope.STOREFRONT)
+    public InventoryViews.SeatList list(@PathParam("event") String slug,
+            @QueryParam("available") boolean onlyAvailable) {
+        return new InventoryViews.SeatList(seats.list(events.get(slug), onlyAvailable));
+    }
+}

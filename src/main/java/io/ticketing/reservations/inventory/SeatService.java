@@ -1,0 +1,96 @@
+package io.ticketing.reservations.inventory;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.transaction.Transactional;
+
+import io.ticketing.reservations.event.Event;
+import io.ticketing.reservations.problem.ApiException;
+import io.ticketing.reservations.problem.NotFoundException;
+import io.ticketing.reservations.problem.ValidationException;
+
+/** The seating plan. New seats only add capacity, so creating them takes no lock. */
+@ApplicationScoped
+public class SeatService {
+
+    /** One statement for the whole plan: a 10,000-seat venue is one round trip, not 10,000. */
+    private static final String INSERT_SEATS = """
+            INSERT INTO seats (event_id, guid, name, item_id, blocked)
+            SELECT :event, s.guid, s.name, s.item_id, s.blocked
+            FROM unnest(:guids, :names, :items, :blocked) AS s (guid, name, item_id, blocked)""";
+
+    private static final String EXISTING_GUIDS = "SELECT guid FROM seats WHERE event_id = :event AND guid = ANY(:guids)";
+
+    private static final String LIST = """
+            SELECT s.guid, s.name, s.item_id, s.blocked, NOT %1$s FROM seats s
+            WHERE s.event_id = :event AND (NOT :onlyAvailable OR NOT %1$s) ORDER BY s.id"""
+            .formatted(SeatHolds.UNAVAILABLE);
+
+    private final EntityManager entityManager;
+
+    SeatService(EntityManager entityManager) {
+        this.entityManager = entityManager;
+    }
+
+    @Transactional
+    public List<InventoryViews.SeatView> create(Event event, InventoryRequests.NewSeats request) {
+        List<InventoryRequests.NewSeat> seats = request.seats();
+        requireSeatedItems(event, seats);
+        Set<String> guids = new LinkedHashSet<>();
+        for (int i = 0; i < seats.size(); i++) {
+            if (!guids.add(seats.get(i).guid())) {
+                throw new ValidationException("seats[" + i + "].guid", "appears twice in this request");
+            }
+        }
+        List<?> existing = entityManager.createNativeQuery(EXISTING_GUIDS).setParameter("event", event.id)
+                .setParameter("guids", guids.toArray(String[]::new)).setMaxResults(10).getResultList();
+        if (!existing.isEmpty()) {
+            throw new ApiException(409, "seat_exists", "Conflict", "These seats exist already: " + existing);
+        }
+        entityManager.createNativeQuery(INSERT_SEATS).setParameter("event", event.id)
+                .setParameter("guids", guids.toArray(String[]::new))
+                .setParameter("names", seats.stream().map(seat -> seat.name().strip()).toArray(String[]::new))
+                .setParameter("items", seats.stream().map(InventoryRequests.NewSeat::itemId).toArray(Long[]::new))
+                .setParameter("blocked", seats.stream().map(seat -> Boolean.TRUE.equals(seat.blocked()))
+                        .toArray(Boolean[]::new))
+                .executeUpdate();
+        return seats.stream().map(seat -> new InventoryViews.SeatView(seat.guid(), seat.name().strip(), seat.itemId(),
+                Boolean.TRUE.equals(seat.blocked()), !Boolean.TRUE.equals(seat.blocked()))).toList();
+    }
+
+    /** Reads never lock: a seat shown free may be taken a moment later, and adding it then says so. */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public List<InventoryViews.SeatView> list(Event event, boolean onlyAvailable) {
+        List<?> rows = entityManager.createNativeQuery(LIST).setParameter("event", event.id)
+                .setParameter("onlyAvailable", onlyAvailable).setParameter("own", new Long[0])
+                .setParameter("vouchers", new Long[0]).getResultList();
+        return rows.stream().map(Object[].class::cast)
+                .map(row -> new InventoryViews.SeatView((String) row[0], (String) row[1], ((Number) row[2]).longValue(),
+                        (Boolean) row[3], (Boolean) row[4]))
+                .toList();
+    }
+
+    private static void requireSeatedItems(Event event, List<InventoryRequests.NewSeat> seats) {
+        Set<Long> itemIds = seats.stream().map(InventoryRequests.NewSeat::itemId).collect(Collectors.toSet());
+        Map<Long, Item> items = Item.<Item>list("eventId = ?1 and id in ?2", event.id, itemIds).stream()
+                .collect(Collectors.toMap(item -> item.id, Function.identity()));
+        for (int i = 0; i < seats.size(); i++) {
+            Long itemId = seats.get(i).itemId();
+            Item item = items.get(itemId);
+            if (item == null) {
+                throw new NotFoundException("item", itemId);
+            }
+            if (!item.requiresSeat) {
+                throw new ValidationException("seats[" + i + "].item_id",
+                        "item " + itemId + " is sold without seats; set requires_seat on it to sell seats");
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package io.ticketing.reservations.inventory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.transaction.Transactional;
+
+import io.ticketing.reservations.event.Event;
+
+/**
+ * What a storefront may offer: per active item, the least that is left among its quotas (and its free seats,
+ * for seated items). It takes no lock, so it may be a moment stale; adding to a cart is the real check.
+ */
+@ApplicationScoped
+public class StorefrontAvailability {
+
+    private static final String FREE_SEATS = "SELECT s.item_id, count(*) FROM seats s WHERE s.event_id = :event AND NOT "
+            + SeatHolds.UNAVAILABLE + " GROUP BY s.item_id";
+
+    private final QuotaCounter counter;
+    private final EntityManager entityManager;
+
+    StorefrontAvailability(QuotaCounter counter, EntityManager entityManager) {
+        this.counter = counter;
+        this.entityManager = entityManager;
+    }
+
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public InventoryViews.EventAvailability of(Event event) {
+        List<Quota> quotas = Quota.<Quota>find(
+                "select distinct q from Quota q left join fetch q.itemIds where q.eventId = ?1", event.id).list();
+        Map<Long, Integer> left = new HashMap<>();
+        for (Quota quota : quotas) {
+            if (!quota.isUnlimited()) {
+                left.put(quota.id, counter.count(quota).availableNumber());
+            }
+        }
+        Map<Long, Long> freeSeats = new HashMap<>();
+        for (Object row : entityManager.createNativeQuery(FREE_SEATS).setParameter("event", event.id)
+                .setParameter("own", new Long[0]).setParameter("vouchers", new Long[0]).getResultList()) {
+            Object[] columns = (Object[]) row;
+            freeSeats.put(((Number) columns[0]).longValue(), ((Number) columns[1]).longValue());
+        }
+        List<InventoryViews.ItemAvailability> items = new ArrayList<>();
+        for (Item item : Item.listForEvent(event.id)) {
+            if (!item.active) {
+                continue;
+            }
+            List<Quota> ofItem = quotas.stream().filter(quota -> quota.itemIds.contains(item.id)).toList();
+            Integer number = ofItem.isEmpty() ? Integer.valueOf(0) : null;
+            for (Quota quota : ofItem) {
+                if (!quota.isUnlimited()) {
+                    number = min(number, left.get(quota.id));
+                }
+            }
+            if (item.requiresSeat) {
+                number = min(number, Math.toIntExact(freeSeats.getOrDefault(item.id, 0L)));
+            }
+            items.add(new InventoryViews.ItemAvailability(item.id, number == null || number > 0, number));
+        }
+        return new InventoryViews.EventAvailability(items);
+    }
+
+    private static Integer min(Integer current, int candidate) {
+        return current == null ? candidate : Math.min(current, candidate);
+    }
+}

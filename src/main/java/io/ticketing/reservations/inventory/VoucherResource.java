@@ -1,0 +1,48 @@
+package io.ticketing.reservations.inventory;
+
+import java.net.URI;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+
+import io.ticketing.reservations.auth.RequiresScope;
+import io.ticketing.reservations.auth.Scope;
+import io.ticketing.reservations.concurrency.IfMatch;
+import io.ticketing.reservations.event.EventService;
+import io.ticketing.reservations.idempotency.Idempotent;
+
+@Path("/api/v1/events/{event}/vouchers")
+@Idempotent
+@RequiresScope(Scope.ADMIN)
+public class VoucherResource {
+
+    private final EventService events;
+    private final VoucherService vouchers;
+
+    VoucherResource(EventService events, VoucherService vouchers) {
+        this.events = events;
+        this.vouchers = vouchers;
+    }
+
+    @POST
+    public Response create(@PathParam("event") String slug, @Valid @NotNull InventoryRequests.NewVoucher request) {
+        Voucher voucher = vouchers.create(events.get(slug), request);
+        return Response.created(URI.create("/api/v1/events/" + slug + "/vouchers/" + voucher.code))
+                .header(HttpHeaders.ETAG, IfMatch.etag(voucher.version))
+                .entity(InventoryViews.VoucherView.of(voucher, request.seatGuid())).build();
+    }
+
+    @GET
+    @Path("/{code}")
+    public Response get(@PathParam("event") String slug, @PathParam("code") String code) {
+        Voucher voucher = vouchers.get(events.get(slug), code);
+        return Response.ok(InventoryViews.VoucherView.of(voucher, vouchers.seatGuid(voucher)))
+                .header(HttpHeaders.ETAG, IfMatch.etag(voucher.version)).build();
+    }
+}

@@ -1,0 +1,9 @@
+package io.ticketing.reservations.order;
+
+import jakarta.validation.constraints.Email;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Size;
+
+/** The body of {@code POST /orders}: which cart becomes an order, and whom it belongs to. */
+public record Checkout(@NotBlank @Size(max = 100) String cartId, @NotBlank @Email @Size(max = 254) String email) {
+}

@@ -1,0 +1,64 @@
+package io.ticketing.reservations.order;
+
+import java.net.URI;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.Response;
+
+import io.ticketing.reservations.auth.RequiresScope;
+import io.ticketing.reservations.auth.Scope;
+import io.ticketing.reservations.event.Event;
+import io.ticketing.reservations.event.EventService;
+import io.ticketing.reservations.idempotency.Idempotent;
+
+@Path("/api/v1/events/{event}/orders")
+@Idempotent
+public class OrderResource {
+
+    private final EventService events;
+    private final OrderService orders;
+
+    OrderResource(EventService events, OrderService orders) {
+        this.events = events;
+        this.orders = orders;
+    }
+
+    @POST
+    @RequiresScope(Scope.STOREFRONT)
+    public Response checkout(@PathParam("event") String slug, @Valid @NotNull Checkout request) {
+        Event event = events.get(slug);
+        Order order = orders.checkout(event, request);
+        return Response.created(URI.create("/api/v1/events/" + slug + "/orders/" + order.code))
+                .entity(orders.view(event, order)).build();
+    }
+
+    /** The code is the order's credential, so a storefront may read any order whose code it holds. */
+    @GET
+    @Path("/{code}")
+    @RequiresScope(Scope.STOREFRONT)
+    public OrderView get(@PathParam("event") String slug, @PathParam("code") String code) {
+        Event event = events.get(slug);
+        return orders.view(event, orders.get(event, code));
+    }
+
+    @POST
+    @Path("/{code}/mark_paid")
+    @RequiresScope(Scope.ADMIN)
+    public Response markPaid(@PathParam("event") String slug, @PathParam("code") String code) {
+        Event event = events.get(slug);
+        return Response.ok(orders.view(event, orders.markPaid(event, code))).build();
+    }
+
+    @POST
+    @Path("/{code}/cancel")
+    @RequiresScope(Scope.ADMIN)
+    public Response cancel(@PathParam("event") String slug, @PathParam("code") String code) {
+        Event event = events.get(slug);
+        return Response.ok(orders.view(event, orders.cancel(event, code))).build();
+    }
+}

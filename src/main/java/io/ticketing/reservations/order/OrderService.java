@@ -1,0 +1,177 @@
+package io.ticketing.reservations.order;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import jakarta.transaction.Transactional;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.ticketing.reservations.auth.RandomIds;
+import io.ticketing.reservations.cart.Cart;
+import io.ticketing.reservations.cart.CartPosition;
+import io.ticketing.reservations.cart.CartService;
+import io.ticketing.reservations.event.Event;
+import io.ticketing.reservations.locking.DurableTransaction;
+import io.ticketing.reservations.problem.ApiException;
+import io.ticketing.reservations.problem.NotFoundException;
+import io.ticketing.reservations.reservation.Deadlines;
+import io.ticketing.reservations.reservation.PositionLabels;
+import io.ticketing.reservations.reservation.Reservations;
+
+/**
+ * Orders: checkout turns a cart into a pending order; mark paid, cancel and expire move it on. Only checkout
+ * and paying an expired order consume capacity, through {@link Reservations}; the rest free it, unlocked.
+ */
+@ApplicationScoped
+public class OrderService {
+
+    private static final String REDEEM = "UPDATE vouchers SET redeemed = redeemed + :uses WHERE id = :voucher";
+    /** Giving back never goes below 0: an admin may have lowered the count by hand. */
+    private static final String GIVE_BACK = """
+            UPDATE vouchers SET redeemed = greatest(redeemed - :uses, 0) WHERE id = :voucher""";
+    /** The expiry's claim on one candidate: skip it if another replica has it (double-checked locking). */
+    private static final String CLAIM_DUE = """
+            SELECT id FROM orders WHERE id = :order AND status = 'pending' AND expires < now()
+            FOR UPDATE SKIP LOCKED""";
+
+    private final CartService carts;
+    private final Reservations reservations;
+    private final EntityManager entityManager;
+    private final MeterRegistry meters;
+
+    OrderService(CartService carts, Reservations reservations, EntityManager entityManager, MeterRegistry meters) {
+        this.carts = carts;
+        this.reservations = reservations;
+        this.entityManager = entityManager;
+        this.meters = meters;
+    }
+
+    /**
+     * All or nothing: the cart's valid holds carry over, the stale ones are re-checked under the locks, and
+     * the order, its redeemed vouchers and the cart's removal commit together.
+     */
+    @DurableTransaction
+    public Order checkout(Event event, Checkout request) {
+        Cart cart = carts.lock(event, request.cartId());
+        List<CartPosition> positions = cart.positions();
+        if (positions.isEmpty()) {
+            throw new ApiException(409, "cart_empty", "Conflict", "Cart " + cart.id + " has no positions to order.");
+        }
+        carts.reviveStale(event, positions);
+        Order order = new Order();
+        order.eventId = event.id;
+        order.code = RandomIds.next();
+        order.email = request.email().strip();
+        order.status = Order.Status.PENDING;
+        order.createdAt = Deadlines.inSeconds(0);
+        order.expires = order.createdAt.plusSeconds(event.paymentTermSeconds);
+        order.persist();
+        for (CartPosition position : positions) {
+            OrderPosition sold = new OrderPosition();
+            sold.orderId = order.id;
+            sold.itemId = position.itemId;
+            sold.seatId = position.seatId;
+            sold.voucherId = position.voucherId;
+            sold.price = position.price;
+            sold.persist();
+        }
+        changeRedemptions(REDEEM, positions.stream().map(position -> position.voucherId).toList());
+        CartPosition.delete("cartId", cart.id);
+        cart.delete();
+        count("placed");
+        return order;
+    }
+
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public Order get(Event event, String code) {
+        return Order.findByCode(event.id, code).orElseThrow(() -> new NotFoundException("order", code));
+    }
+
+    /** A pending order is paid as it is; an expired one only if all it held is still free, under the locks. */
+    @DurableTransaction
+    public Order markPaid(Event event, String code) {
+        Order order = lock(event, code);
+        switch (order.status) {
+            case PENDING -> {
+            }
+            case EXPIRED -> {
+                List<OrderPosition> positions = order.positions();
+                reservations.reserve(event.id, positions.stream().map(OrderPosition::claim).toList(), List.of());
+                changeRedemptions(REDEEM, positions.stream().map(position -> position.voucherId).toList());
+            }
+            default -> throw wrongState(order, "paid");
+        }
+        order.status = Order.Status.PAID;
+        count("paid");
+        return order;
+    }
+
+    /** Frees the order's capacity and gives its vouchers back; takes no inventory lock. */
+    @Transactional
+    public Order cancel(Event event, String code) {
+        Order order = lock(event, code);
+        if (order.status != Order.Status.PENDING && order.status != Order.Status.PAID) {
+            throw wrongState(order, "canceled");
+        }
+        release(order, Order.Status.CANCELED);
+        return order;
+    }
+
+    /**
+     * Expires one order found past its deadline by a lock-free query, if it still is once its row is claimed;
+     * returns false when another replica has it or it changed meanwhile.
+     */
+    @Transactional
+    public boolean expireIfDue(long orderId) {
+        if (entityManager.createNativeQuery(CLAIM_DUE).setParameter("order", orderId).getResultList().isEmpty()) {
+            return false;
+        }
+        release(Order.findById(orderId), Order.Status.EXPIRED);
+        return true;
+    }
+
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public OrderView view(Event event, Order order) {
+        List<OrderPosition> positions = order.positions();
+        PositionLabels labels = PositionLabels.of(positions);
+        return new OrderView(order.code, order.status.value(), order.email, event.currency,
+                labels.total().toPlainString(), order.expires, order.createdAt,
+                positions.stream().map(p -> new OrderView.Position(p.id, p.itemId, labels.seatGuid(p),
+                        labels.voucherCode(p), p.price.toPlainString())).toList(),
+                order.version);
+    }
+
+    private void release(Order order, Order.Status status) {
+        changeRedemptions(GIVE_BACK, order.positions().stream().map(position -> position.voucherId).toList());
+        order.status = status;
+        count(status.value());
+    }
+
+    /** The order's row, locked: a payment and a cancel of one order run one after the other. */
+    private Order lock(Event event, String code) {
+        return Order.<Order>find("code = ?1 and eventId = ?2", code, event.id).withLock(LockModeType.PESSIMISTIC_WRITE)
+                .firstResultOptional().orElseThrow(() -> new NotFoundException("order", code));
+    }
+
+    private void changeRedemptions(String update, List<Long> voucherPerPosition) {
+        Map<Long, Long> uses = voucherPerPosition.stream().filter(Objects::nonNull)
+                .collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
+        uses.forEach((voucher, count) -> entityManager.createNativeQuery(update).setParameter("uses", count)
+                .setParameter("voucher", voucher).executeUpdate());
+    }
+
+    private void count(String outcome) {
+        meters.counter("inventory.orders", "outcome", outcome).increment();
+    }
+
+    private static ApiException wrongState(Order order, String wanted) {
+        return new ApiException(409, "order_state", "Conflict",
+                "Order " + order.code + " is " + order.status.value() + "; it cannot become " + wanted + ".");
+    }
+}

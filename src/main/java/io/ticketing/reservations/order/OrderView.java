@@ -1,0 +1,12 @@
+package io.ticketing.reservations.order;
+
+import java.time.Instant;
+import java.util.List;
+
+/** An order as the API (and its webhooks) show it; {@code expires} is the payment deadline. */
+public record OrderView(String code, String status, String email, String currency, String total, Instant expires,
+        Instant createdAt, List<Position> positions, long version) {
+
+    public record Position(long id, long itemId, String seatGuid, String voucherCode, String price) {
+    }
+}

@@ -1,0 +1,78 @@
+package io.ticketing.reservations.reservation;
+
+import io.ticketing.reservations.inventory.Item;
+import io.ticketing.reservations.inventory.Seat;
+import io.ticketing.reservations.inventory.Voucher;
+import io.ticketing.reservations.problem.ApiException;
+
+/** 409: what a buyer asked for is not available, and nothing was written. Each factory is one SPEC code. */
+public class ReservationConflict extends ApiException {
+
+    private ReservationConflict(String code, String detail) {
+        super(409, code, "Conflict", detail);
+    }
+
+    private ReservationConflict and(String member, Object value) {
+        with(member, value);
+        return this;
+    }
+
+    static ReservationConflict quotaExhausted(Item item, QuotaRow quota, long available, long wanted) {
+        return new ReservationConflict("quota_exhausted",
+                "Item '" + item.name + "' (" + item.id + ") is sold out in quota '" + quota.name() + "' ("
+                        + quota.id() + "): " + available + " left, " + wanted + " wanted.")
+                .and("item_id", item.id).and("quota_id", quota.id()).and("available_number", available);
+    }
+
+    static ReservationConflict voucherOverbooks(QuotaRow quota, long available, long wanted) {
+        return new ReservationConflict("quota_exhausted",
+                "Quota '" + quota.name() + "' (" + quota.id() + ") has " + available + " left; the voucher would block "
+                        + wanted + ".")
+                .and("quota_id", quota.id()).and("available_number", available);
+    }
+
+    static ReservationConflict notOnSale(Item item) {
+        return new ReservationConflict("quota_exhausted",
+                "Item '" + item.name + "' (" + item.id + ") is not on sale: it is inactive or in no quota.")
+                .and("item_id", item.id);
+    }
+
+    static ReservationConflict seatUnavailable(Seat seat) {
+        return new ReservationConflict("seat_unavailable",
+                "Seat '" + seat.guid + "' is taken, blocked or reserved.").and("seat_guid", seat.guid);
+    }
+
+    static ReservationConflict seatRequired(Item item) {
+        return new ReservationConflict("seat_required",
+                "Item '" + item.name + "' (" + item.id + ") is sold only with a seat; send seat_guid.")
+                .and("item_id", item.id);
+    }
+
+    static ReservationConflict seatNotAllowed(Item item, Seat seat) {
+        return new ReservationConflict("seat_not_allowed",
+                "Seat '" + seat.guid + "' cannot be sold as item '" + item.name + "' (" + item.id + ").")
+                .and("item_id", item.id).and("seat_guid", seat.guid);
+    }
+
+    static ReservationConflict voucherInvalid(Voucher voucher, String reason) {
+        return new ReservationConflict("voucher_invalid",
+                "Voucher '" + voucher.code + "' " + reason + ".").and("voucher_code", voucher.code);
+    }
+
+    public static ReservationConflict voucherUnknown(String code) {
+        return new ReservationConflict("voucher_invalid", "There is no voucher '" + code + "'.")
+                .and("voucher_code", code);
+    }
+
+    static ReservationConflict voucherExpired(Voucher voucher) {
+        return new ReservationConflict("voucher_expired",
+                "Voucher '" + voucher.code + "' was valid until " + voucher.validUntil + ".")
+                .and("voucher_code", voucher.code);
+    }
+
+    static ReservationConflict voucherExhausted(Voucher voucher, long left, long wanted) {
+        return new ReservationConflict("voucher_exhausted",
+                "Voucher '" + voucher.code + "' can be used " + left + " more times, " + wanted + " wanted.")
+                .and("voucher_code", voucher.code);
+    }
+}

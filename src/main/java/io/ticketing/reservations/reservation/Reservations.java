@@ -1,0 +1,334 @@
+package io.ticketing.reservations.reservation;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.ticketing.reservations.inventory.EventOwnedEntity;
+import io.ticketing.reservations.inventory.Item;
+import io.ticketing.reservations.inventory.QuotaAvailability;
+import io.ticketing.reservations.inventory.QuotaCounter;
+import io.ticketing.reservations.inventory.Seat;
+import io.ticketing.reservations.inventory.SeatHolds;
+import io.ticketing.reservations.inventory.Voucher;
+import io.ticketing.reservations.locking.AdvisoryLocks;
+import io.ticketing.reservations.locking.LockConfig;
+import io.ticketing.reservations.locking.LockTarget;
+import io.ticketing.reservations.locking.LockTimeoutException;
+import io.ticketing.reservations.problem.NotFoundException;
+
+/**
+ * Checks that claims fit, under the locks: the one path by which every flow consumes capacity.
+ *
+ * <p>What each flow claims, and therefore locks (see {@link #objectsToLock}):
+ * <ul>
+ * <li>add to cart: the new positions;</li>
+ * <li>extend a cart, check out: the cart's positions that expired or are about to (the rest keep their hold);</li>
+ * <li>mark an expired order paid: all its positions.</li>
+ * </ul>
+ * For each claim that is its item's finite quotas (unless it uses a {@code block_quota} voucher, which already
+ * holds that capacity), its seat and its voucher. Admin changes lock in {@code InventoryService} and
+ * {@code VoucherService}; freeing capacity locks nothing.
+ *
+ * <p>Callers run in a {@code @DurableTransaction} and call {@link #reserve} once, then write. Everything read
+ * after the locks (quota sizes, memberships, counts) is what the previous holder committed.
+ */
+@ApplicationScoped
+public class Reservations {
+
+    /** Which quotas an item is in, with their current size. */
+    private static final String QUOTAS_OF_ITEMS = """
+            SELECT qi.item_id, q.id, q.name, q.size FROM quota_items qi JOIN quotas q ON q.id = qi.quota_id
+            WHERE qi.item_id = ANY(:items) ORDER BY q.id""";
+
+    private static final String QUOTA = "SELECT id, name, size FROM quotas WHERE id = :quota";
+
+    /** The claimed seats that cannot be sold to this buyer. */
+    private static final String TAKEN_SEATS = "SELECT s.id FROM seats s WHERE s.id = ANY(:seats) AND "
+            + SeatHolds.UNAVAILABLE;
+
+    /** Uses left per voucher. One statement: a checkout moving uses from carts to redeemed is seen whole. */
+    private static final String VOUCHER_USES_LEFT = """
+            SELECT v.id, v.max_usages - v.redeemed - (SELECT count(*) FROM cart_positions c
+                     WHERE c.voucher_id = v.id AND c.expires >= now() AND c.id <> ALL(:own))
+            FROM vouchers v WHERE v.id = ANY(:vouchers)""";
+
+    private final AdvisoryLocks locks;
+    private final QuotaCounter counter;
+    private final EntityManager entityManager;
+    private final MeterRegistry meters;
+    private final LockConfig lockConfig;
+
+    Reservations(AdvisoryLocks locks, QuotaCounter counter, EntityManager entityManager, MeterRegistry meters,
+            LockConfig lockConfig) {
+        this.locks = locks;
+        this.lockConfig = lockConfig;
+        this.counter = counter;
+        this.entityManager = entityManager;
+        this.meters = meters;
+    }
+
+    /**
+     * Locks what {@code claims} consume and checks that they fit; throws a {@link ReservationConflict} if not.
+     * {@code ownPositions} are cart positions being re-checked: they do not count against themselves.
+     */
+    public void reserve(long eventId, List<Claim> claims, Collection<Long> ownPositions) {
+        if (claims.isEmpty()) {
+            return;
+        }
+        countingRefusals(() -> {
+            Map<Long, Item> items = load(Item.class, eventId, ids(claims, Claim::itemId));
+            Map<Long, Seat> seats = load(Seat.class, eventId, ids(claims, Claim::seatId));
+            Map<Long, Voucher> vouchers = load(Voucher.class, eventId, ids(claims, Claim::voucherId));
+            Map<Long, List<QuotaRow>> quotasSeenBefore = quotasOf(items.keySet());
+            checkRules(claims, items, seats, vouchers, quotasSeenBefore);
+
+            Set<LockTarget> locked = objectsToLock(claims, vouchers, quotasSeenBefore);
+            locks.lockObjects(eventId, locked);
+
+            Map<Long, List<QuotaRow>> quotas = quotasOf(items.keySet());
+            requireLocked(objectsToLock(claims, vouchers, quotas), locked);
+            checkQuotas(claims, items, vouchers, quotas, ownPositions);
+            Long taken = firstTakenSeat(ids(claims, Claim::seatId), ownPositions, ids(claims, Claim::voucherId));
+            if (taken != null) {
+                throw ReservationConflict.seatUnavailable(seats.get(taken));
+            }
+            checkVouchers(claims, vouchers, ownPositions);
+        });
+    }
+
+    /**
+     * A new {@code block_quota} voucher takes {@code max_usages} from each finite quota of its item or quota;
+     * a seat-bound one takes its seat. Call before the voucher is written, so it does not count itself.
+     */
+    public void reserveForVoucher(Voucher voucher, Seat seat) {
+        countingRefusals(() -> {
+            Set<LockTarget> locked = new HashSet<>();
+            if (voucher.blockQuota) {
+                blockedBy(voucher).stream().filter(QuotaRow::isFinite)
+                        .forEach(quota -> locked.add(LockTarget.quota(quota.id())));
+            }
+            if (seat != null) {
+                locked.add(LockTarget.seat(seat.id));
+            }
+            if (locked.isEmpty()) {
+                return;
+            }
+            locks.lockObjects(voucher.eventId, locked);
+
+            if (voucher.blockQuota) {
+                List<QuotaRow> quotas = blockedBy(voucher).stream().filter(QuotaRow::isFinite).toList();
+                requireLocked(quotas.stream().map(quota -> LockTarget.quota(quota.id())).toList(), locked);
+                for (QuotaRow quota : quotas) {
+                    Integer left = counter.count(quota.id(), quota.size(), List.of()).availableNumber();
+                    if (left < voucher.maxUsages) {
+                        throw ReservationConflict.voucherOverbooks(quota, left, voucher.maxUsages);
+                    }
+                }
+            }
+            if (seat != null && firstTakenSeat(Set.of(seat.id), List.of(), Set.of()) != null) {
+                throw ReservationConflict.seatUnavailable(seat);
+            }
+        });
+    }
+
+    private void countingRefusals(Runnable flow) {
+        try {
+            flow.run();
+        } catch (ReservationConflict refusal) {
+            meters.counter("inventory.refusals", "code", refusal.code()).increment();
+            throw refusal;
+        }
+    }
+
+    /** The objects a set of claims consumes, in the SPEC's words: finite quotas that grow, seats, vouchers. */
+    static Set<LockTarget> objectsToLock(List<Claim> claims, Map<Long, Voucher> vouchers,
+            Map<Long, List<QuotaRow>> quotasOfItems) {
+        Set<LockTarget> targets = new HashSet<>();
+        for (Claim claim : claims) {
+            if (!usesBlockingVoucher(claim, vouchers)) {
+                quotasOfItems.getOrDefault(claim.itemId(), List.of()).stream().filter(QuotaRow::isFinite)
+                        .forEach(quota -> targets.add(LockTarget.quota(quota.id())));
+            }
+            if (claim.seatId() != null) {
+                targets.add(LockTarget.seat(claim.seatId()));
+            }
+            if (claim.voucherId() != null) {
+                targets.add(LockTarget.voucher(claim.voucherId()));
+            }
+        }
+        return targets;
+    }
+
+    /** What the caller asks for must make sense before anything is locked. */
+    private static void checkRules(List<Claim> claims, Map<Long, Item> items, Map<Long, Seat> seats,
+            Map<Long, Voucher> vouchers, Map<Long, List<QuotaRow>> quotasOfItems) {
+        Set<Long> seatsClaimed = new HashSet<>();
+        for (Claim claim : claims) {
+            Item item = items.get(claim.itemId());
+            if (item == null) {
+                throw new NotFoundException("item", claim.itemId());
+            }
+            if (!item.active || quotasOfItems.getOrDefault(item.id, List.of()).isEmpty()) {
+                throw ReservationConflict.notOnSale(item);
+            }
+            Seat seat = claim.seatId() == null ? null : seats.get(claim.seatId());
+            if (item.requiresSeat && seat == null) {
+                throw ReservationConflict.seatRequired(item);
+            }
+            if (seat != null && (!item.requiresSeat || seat.itemId != item.id)) {
+                throw ReservationConflict.seatNotAllowed(item, seat);
+            }
+            if (seat != null && !seatsClaimed.add(seat.id)) {
+                throw ReservationConflict.seatUnavailable(seat);
+            }
+            Voucher voucher = claim.voucherId() == null ? null : vouchers.get(claim.voucherId());
+            if (voucher != null) {
+                checkVoucherFits(voucher, item, seat, quotasOfItems.getOrDefault(item.id, List.of()));
+            }
+        }
+    }
+
+    private static void checkVoucherFits(Voucher voucher, Item item, Seat seat, List<QuotaRow> quotasOfItem) {
+        if (voucher.hasExpired(Instant.now())) {
+            throw ReservationConflict.voucherExpired(voucher);
+        }
+        if (voucher.itemId != null && voucher.itemId != item.id) {
+            throw ReservationConflict.voucherInvalid(voucher, "is not valid for item " + item.id);
+        }
+        if (voucher.quotaId != null && quotasOfItem.stream().noneMatch(quota -> quota.id() == voucher.quotaId)) {
+            throw ReservationConflict.voucherInvalid(voucher, "is not valid for item " + item.id);
+        }
+        if (voucher.seatId != null && (seat == null || seat.id.longValue() != voucher.seatId)) {
+            throw ReservationConflict.voucherInvalid(voucher, "is valid only for its own seat");
+        }
+    }
+
+    /**
+     * Memberships and sizes are read again once the locks are held. An admin change committed in between can
+     * have put an item in a finite quota this transaction did not lock; counting it unlocked could oversell,
+     * so the caller is told to retry, which then locks it. The exclusive event lock covers every quota.
+     */
+    private void requireLocked(Collection<LockTarget> neededNow, Set<LockTarget> locked) {
+        boolean eventLockedExclusively = locked.size() > AdvisoryLocks.MAX_EXCLUSIVE_OBJECTS;
+        if (!eventLockedExclusively && !locked.containsAll(neededNow)) {
+            throw LockTimeoutException.inventoryChanged(lockConfig.retryAfter());
+        }
+    }
+
+    private void checkQuotas(List<Claim> claims, Map<Long, Item> items, Map<Long, Voucher> vouchers,
+            Map<Long, List<QuotaRow>> quotasOfItems, Collection<Long> ownPositions) {
+        Map<QuotaRow, List<Item>> wanted = new LinkedHashMap<>();
+        for (Claim claim : claims) {
+            List<QuotaRow> quotas = quotasOfItems.getOrDefault(claim.itemId(), List.of());
+            if (quotas.isEmpty()) {
+                throw ReservationConflict.notOnSale(items.get(claim.itemId()));
+            }
+            if (!usesBlockingVoucher(claim, vouchers)) {
+                quotas.stream().filter(QuotaRow::isFinite)
+                        .forEach(quota -> wanted.computeIfAbsent(quota, q -> new ArrayList<>())
+                                .add(items.get(claim.itemId())));
+            }
+        }
+        for (Map.Entry<QuotaRow, List<Item>> demand : wanted.entrySet()) {
+            QuotaRow quota = demand.getKey();
+            QuotaAvailability availability = counter.count(quota.id(), quota.size(), ownPositions);
+            if (availability.availableNumber() < demand.getValue().size()) {
+                throw ReservationConflict.quotaExhausted(demand.getValue().get(0), quota,
+                        availability.availableNumber(), demand.getValue().size());
+            }
+        }
+    }
+
+    private Long firstTakenSeat(Set<Long> seatIds, Collection<Long> ownPositions, Set<Long> voucherIds) {
+        if (seatIds.isEmpty()) {
+            return null;
+        }
+        List<?> taken = entityManager.createNativeQuery(TAKEN_SEATS)
+                .setParameter("seats", seatIds.toArray(Long[]::new))
+                .setParameter("own", ownPositions.toArray(Long[]::new))
+                .setParameter("vouchers", voucherIds.toArray(Long[]::new)).setMaxResults(1).getResultList();
+        return taken.isEmpty() ? null : ((Number) taken.get(0)).longValue();
+    }
+
+    private void checkVouchers(List<Claim> claims, Map<Long, Voucher> vouchers, Collection<Long> ownPositions) {
+        Map<Long, Long> uses = claims.stream().map(Claim::voucherId).filter(Objects::nonNull)
+                .collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
+        if (uses.isEmpty()) {
+            return;
+        }
+        List<?> rows = entityManager.createNativeQuery(VOUCHER_USES_LEFT)
+                .setParameter("vouchers", uses.keySet().toArray(Long[]::new))
+                .setParameter("own", ownPositions.toArray(Long[]::new)).getResultList();
+        for (Object row : rows) {
+            Object[] columns = (Object[]) row;
+            long voucherId = ((Number) columns[0]).longValue();
+            long left = ((Number) columns[1]).longValue();
+            long wanted = uses.get(voucherId);
+            if (left < wanted) {
+                throw ReservationConflict.voucherExhausted(vouchers.get(voucherId), Math.max(left, 0), wanted);
+            }
+        }
+    }
+
+    private Map<Long, List<QuotaRow>> quotasOf(Set<Long> itemIds) {
+        Map<Long, List<QuotaRow>> quotas = new HashMap<>();
+        if (itemIds.isEmpty()) {
+            return quotas;
+        }
+        List<?> rows = entityManager.createNativeQuery(QUOTAS_OF_ITEMS)
+                .setParameter("items", itemIds.toArray(Long[]::new)).getResultList();
+        for (Object row : rows) {
+            Object[] columns = (Object[]) row;
+            quotas.computeIfAbsent(((Number) columns[0]).longValue(), item -> new ArrayList<>())
+                    .add(quotaRow(columns, 1));
+        }
+        return quotas;
+    }
+
+    private List<QuotaRow> blockedBy(Voucher voucher) {
+        if (voucher.quotaId == null) {
+            return quotasOf(Set.of(voucher.itemId)).getOrDefault(voucher.itemId, List.of());
+        }
+        Object[] row = (Object[]) entityManager.createNativeQuery(QUOTA).setParameter("quota", voucher.quotaId)
+                .getSingleResult();
+        return List.of(quotaRow(row, 0));
+    }
+
+    private static QuotaRow quotaRow(Object[] columns, int first) {
+        Integer size = columns[first + 2] == null ? null : ((Number) columns[first + 2]).intValue();
+        return new QuotaRow(((Number) columns[first]).longValue(), (String) columns[first + 1], size);
+    }
+
+    private static boolean usesBlockingVoucher(Claim claim, Map<Long, Voucher> vouchers) {
+        return claim.voucherId() != null && vouchers.get(claim.voucherId()).blockQuota;
+    }
+
+    private static Set<Long> ids(List<Claim> claims, Function<Claim, Long> id) {
+        return claims.stream().map(id).filter(Objects::nonNull).collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    private <T extends EventOwnedEntity> Map<Long, T> load(Class<T> type, long eventId, Set<Long> ids) {
+        if (ids.isEmpty()) {
+            return Map.of();
+        }
+        return entityManager
+                .createQuery("from " + type.getSimpleName() + " where eventId = :event and id in :ids", type)
+                .setParameter("event", eventId).setParameter("ids", ids).getResultStream()
+                .collect(Collectors.toMap(row -> row.id, Function.identity()));
+    }
+}
