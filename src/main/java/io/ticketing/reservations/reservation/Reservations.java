@@ -76,10 +76,10 @@ public class Reservations {
     Reservations(AdvisoryLocks locks, QuotaCounter counter, EntityManager entityManager, MeterRegistry meters,
             LockConfig lockConfig) {
         this.locks = locks;
-        this.lockConfig = lockConfig;
         this.counter = counter;
         this.entityManager = entityManager;
         this.meters = meters;
+        this.lockConfig = lockConfig;
     }
 
     /**
