@@ -23,6 +23,7 @@ import io.ticketing.reservations.problem.NotFoundException;
 import io.ticketing.reservations.reservation.Deadlines;
 import io.ticketing.reservations.reservation.PositionLabels;
 import io.ticketing.reservations.reservation.Reservations;
+import io.ticketing.reservations.webhooks.Webhooks;
 
 /**
  * Orders: checkout turns a cart into a pending order; mark paid, cancel and expire move it on. Only checkout
@@ -44,12 +45,15 @@ public class OrderService {
     private final Reservations reservations;
     private final EntityManager entityManager;
     private final MeterRegistry meters;
+    private final Webhooks webhooks;
 
-    OrderService(CartService carts, Reservations reservations, EntityManager entityManager, MeterRegistry meters) {
+    OrderService(CartService carts, Reservations reservations, EntityManager entityManager, MeterRegistry meters,
+            Webhooks webhooks) {
         this.carts = carts;
         this.reservations = reservations;
         this.entityManager = entityManager;
         this.meters = meters;
+        this.webhooks = webhooks;
     }
 
     /**
@@ -84,7 +88,7 @@ public class OrderService {
         changeRedemptions(REDEEM, positions.stream().map(position -> position.voucherId).toList());
         CartPosition.delete("cartId", cart.id);
         cart.delete();
-        count("placed");
+        happened(event, order, "placed");
         return order;
     }
 
@@ -108,7 +112,7 @@ public class OrderService {
             default -> throw wrongState(order, "paid");
         }
         order.status = Order.Status.PAID;
-        count("paid");
+        happened(event, order, "paid");
         return order;
     }
 
@@ -119,7 +123,7 @@ public class OrderService {
         if (order.status != Order.Status.PENDING && order.status != Order.Status.PAID) {
             throw wrongState(order, "canceled");
         }
-        release(order, Order.Status.CANCELED);
+        release(event, order, Order.Status.CANCELED);
         return order;
     }
 
@@ -132,7 +136,8 @@ public class OrderService {
         if (entityManager.createNativeQuery(CLAIM_DUE).setParameter("order", orderId).getResultList().isEmpty()) {
             return false;
         }
-        release(Order.findById(orderId), Order.Status.EXPIRED);
+        Order order = Order.findById(orderId);
+        release(Event.findById(order.eventId), order, Order.Status.EXPIRED);
         return true;
     }
 
@@ -147,10 +152,10 @@ public class OrderService {
                 order.version);
     }
 
-    private void release(Order order, Order.Status status) {
+    private void release(Event event, Order order, Order.Status status) {
         changeRedemptions(GIVE_BACK, order.positions().stream().map(position -> position.voucherId).toList());
         order.status = status;
-        count(status.value());
+        happened(event, order, status.value());
     }
 
     /** The order's row, locked: a payment and a cancel of one order run one after the other. */
@@ -166,8 +171,10 @@ public class OrderService {
                 .setParameter("voucher", voucher).executeUpdate());
     }
 
-    private void count(String outcome) {
+    /** Counts the change and writes its webhook ({@code order.placed}, ...) in the same transaction. */
+    private void happened(Event event, Order order, String outcome) {
         meters.counter("inventory.orders", "outcome", outcome).increment();
+        webhooks.publish("order." + outcome, view(event, order));
     }
 
     private static ApiException wrongState(Order order, String wanted) {

@@ -1,0 +1,42 @@
+package io.ticketing.reservations.tasks;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+
+import io.quarkus.narayana.jta.QuarkusTransaction;
+
+/**
+ * Keeps the bookkeeping tables small: finished tasks and delivered webhooks after a week, idempotency keys
+ * after their 24 hours. Each statement deletes at most a batch, so replicas running it together only
+ * share the work; a row one of them deletes is simply gone for the other.
+ */
+@ApplicationScoped
+public class Housekeeping implements Sweep {
+
+    private static final String[] STATEMENTS = {
+            """
+                    DELETE FROM tasks WHERE id IN (SELECT id FROM tasks WHERE status = 'done'
+                      AND finished_at < now() - interval '7 days' LIMIT 1000)""",
+            """
+                    DELETE FROM webhook_messages WHERE id IN (SELECT id FROM webhook_messages
+                      WHERE delivered_at < now() - interval '7 days' LIMIT 1000)""",
+            """
+                    DELETE FROM idempotency_keys WHERE (caller, key) IN (SELECT caller, key FROM idempotency_keys
+                      WHERE created_at < now() - interval '24 hours' LIMIT 1000)"""};
+
+    private final EntityManager entityManager;
+
+    Housekeeping(EntityManager entityManager) {
+        this.entityManager = entityManager;
+    }
+
+    @Override
+    public int sweep() {
+        int deleted = 0;
+        for (String statement : STATEMENTS) {
+            deleted += QuarkusTransaction.requiringNew()
+                    .call(() -> entityManager.createNativeQuery(statement).executeUpdate());
+        }
+        return deleted;
+    }
+}

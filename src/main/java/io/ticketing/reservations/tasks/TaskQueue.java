@@ -1,0 +1,110 @@
+package io.ticketing.reservations.tasks;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.transaction.Transactional;
+
+import io.quarkus.narayana.jta.QuarkusTransaction;
+
+/** The PostgreSQL task queue: enqueue in the caller's transaction, claim, complete, fail. */
+@ApplicationScoped
+public class TaskQueue {
+
+    /** The channel a NOTIFY at enqueue wakes idle workers on; delivered only if the enqueue commits. */
+    static final String CHANNEL = "tasks";
+
+    private static final String ENQUEUE = """
+            INSERT INTO tasks (kind, payload, max_attempts) VALUES (:kind, :payload, :maxAttempts)""";
+
+    /**
+     * One statement claims a batch. The inner SELECT picks due tasks and tasks whose lease ran out (their
+     * worker died), skipping rows another worker is claiming this instant; the UPDATE gives them to this
+     * worker for one lease. Parameters: worker name, lease in seconds, batch size.
+     */
+    private static final String CLAIM = """
+            UPDATE tasks SET status = 'running', attempts = attempts + 1, locked_by = :worker,
+                   locked_until = clock_timestamp() + make_interval(secs => :lease)
+            WHERE id IN (SELECT id FROM tasks
+                         WHERE (status = 'ready' AND run_at <= now())
+                            OR (status = 'running' AND locked_until < now())
+                         ORDER BY run_at LIMIT :batch FOR UPDATE SKIP LOCKED)
+            RETURNING id, kind, payload, attempts, max_attempts""";
+
+    /** Only while the lease is still this worker's: a worker that overran it has lost the task. */
+    private static final String COMPLETE = """
+            UPDATE tasks SET status = 'done', finished_at = now(), locked_by = NULL, locked_until = NULL
+            WHERE id = :id AND status = 'running' AND locked_by = :worker""";
+
+    private static final String FAIL = """
+            UPDATE tasks SET status = CASE WHEN attempts >= max_attempts THEN 'failed' ELSE 'ready' END,
+                   run_at = now() + make_interval(secs => :delay), last_error = :error,
+                   finished_at = CASE WHEN attempts >= max_attempts THEN now() END,
+                   locked_by = NULL, locked_until = NULL
+            WHERE id = :id AND status = 'running' AND locked_by = :worker""";
+
+    /** Gives back claimed tasks a stopping worker will not run, as if never claimed. */
+    private static final String RELEASE = """
+            UPDATE tasks SET status = 'ready', attempts = attempts - 1, locked_by = NULL, locked_until = NULL
+            WHERE id = ANY(:ids) AND status = 'running' AND locked_by = :worker""";
+
+    public record Claimed(long id, String kind, String payload, int attempts, int maxAttempts) {
+    }
+
+    private final EntityManager entityManager;
+    private final TasksConfig config;
+
+    TaskQueue(EntityManager entityManager, TasksConfig config) {
+        this.entityManager = entityManager;
+        this.config = config;
+    }
+
+    /** Adds a task in the caller's transaction: it exists, and wakes a worker, only if the caller commits. */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public void enqueue(String kind, String payload, int maxAttempts) {
+        entityManager.createNativeQuery(ENQUEUE).setParameter("kind", kind).setParameter("payload", payload)
+                .setParameter("maxAttempts", maxAttempts).executeUpdate();
+        entityManager.createNativeQuery("SELECT pg_notify('" + CHANNEL + "', '')").getSingleResult();
+    }
+
+    List<Claimed> claim(String worker) {
+        List<Object[]> rows = QuarkusTransaction.requiringNew()
+                .call(() -> entityManager.createNativeQuery(CLAIM, Object[].class).setParameter("worker", worker)
+                        .setParameter("lease", config.lease().toMillis() / 1000.0)
+                        .setParameter("batch", config.batchSize()).getResultList());
+        return rows.stream().map(row -> new Claimed(((Number) row[0]).longValue(), (String) row[1], (String) row[2],
+                ((Number) row[3]).intValue(), ((Number) row[4]).intValue())).toList();
+    }
+
+    /** False when the lease was lost meanwhile: another worker has the task now, and its outcome counts. */
+    boolean complete(long id, String worker) {
+        return QuarkusTransaction.requiringNew().call(() -> entityManager.createNativeQuery(COMPLETE)
+                .setParameter("id", id).setParameter("worker", worker).executeUpdate() == 1);
+    }
+
+    /** Schedules the retry and returns its delay, or empty when the lease was lost meanwhile. */
+    Optional<Duration> fail(Claimed task, String worker, String error) {
+        Duration delay = backoff(task.attempts());
+        boolean ours = QuarkusTransaction.requiringNew().call(() -> entityManager.createNativeQuery(FAIL)
+                .setParameter("id", task.id()).setParameter("worker", worker)
+                .setParameter("delay", delay.toMillis() / 1000.0).setParameter("error", error).executeUpdate() == 1);
+        return ours ? Optional.of(delay) : Optional.empty();
+    }
+
+    void release(List<Claimed> tasks, String worker) {
+        QuarkusTransaction.requiringNew().run(() -> entityManager.createNativeQuery(RELEASE)
+                .setParameter("ids", tasks.stream().map(Claimed::id).toArray(Long[]::new))
+                .setParameter("worker", worker).executeUpdate());
+    }
+
+    /** Exponential, capped, with jitter: half the delay is fixed, half random, so retries do not march in step. */
+    Duration backoff(int attempts) {
+        long base = config.backoffBase().toMillis();
+        long capped = Math.min(config.backoffMax().toMillis(), base << Math.min(attempts - 1, 30));
+        return Duration.ofMillis(capped / 2 + ThreadLocalRandom.current().nextLong(capped / 2 + 1));
+    }
+}

@@ -1,0 +1,195 @@
+package io.ticketing.reservations.tasks;
+
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+import javax.sql.DataSource;
+
+import org.jboss.logging.Logger;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+
+/**
+ * One replica's workers. Each worker claims a batch, runs it, and claims again; when nothing is due it waits
+ * until a NOTIFY from an enqueue (seen by one listening connection) or the poll interval, whichever is
+ * first. So an idle pool issues one claim per worker per poll interval, and a new task starts at once.
+ * Any number of pools, in one process or many, can share the queue: claims skip each other's rows.
+ */
+public class TaskWorkerPool {
+
+    private static final Logger LOG = Logger.getLogger(TaskWorkerPool.class);
+
+    private final String name;
+    private final int workers;
+    private final TaskQueue queue;
+    private final Map<String, TaskHandler> handlers;
+    private final DataSource dataSource;
+    private final Duration pollInterval;
+    private final List<Thread> threads = new ArrayList<>();
+    private final AtomicLong claims = new AtomicLong();
+    private final Object signal = new Object();
+    private long wakeUps;
+    /** When the soonest retry this pool scheduled falls due (nanoTime), so it need not wait for a poll. */
+    private long nextRetry = Long.MAX_VALUE;
+    private volatile boolean running;
+
+    public TaskWorkerPool(String name, int workers, TaskQueue queue, Map<String, TaskHandler> handlers,
+            DataSource dataSource, Duration pollInterval) {
+        this.name = name;
+        this.workers = workers;
+        this.queue = queue;
+        this.handlers = handlers;
+        this.dataSource = dataSource;
+        this.pollInterval = pollInterval;
+    }
+
+    public synchronized void start() {
+        running = true;
+        startThread(name + "-listener", this::listen);
+        for (int i = 0; i < workers; i++) {
+            String worker = name + "-" + i;
+            startThread(worker, () -> work(worker));
+        }
+    }
+
+    private void startThread(String threadName, Runnable body) {
+        Thread thread = new Thread(body, threadName);
+        thread.setDaemon(true);
+        thread.start();
+        threads.add(thread);
+    }
+
+    /** Lets each worker finish the task it runs, gives back the rest of its batch, and waits for all. */
+    public synchronized void stop() {
+        running = false;
+        wakeAll();
+        for (Thread thread : threads) {
+            try {
+                thread.join(Duration.ofSeconds(30).toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        threads.clear();
+    }
+
+    /** How many claim statements this pool has issued: what an idle queue costs the database. */
+    public long claims() {
+        return claims.get();
+    }
+
+    private void work(String worker) {
+        while (running) {
+            long seen = wakeUps();
+            List<TaskQueue.Claimed> batch;
+            try {
+                claims.incrementAndGet();
+                batch = queue.claim(worker);
+            } catch (RuntimeException e) {
+                LOG.warnf(e, "%s could not claim tasks", worker);
+                batch = List.of();
+            }
+            if (batch.isEmpty()) {
+                awaitWakeUp(seen);
+                continue;
+            }
+            for (int i = 0; i < batch.size(); i++) {
+                if (!running) {
+                    queue.release(batch.subList(i, batch.size()), worker);
+                    return;
+                }
+                run(batch.get(i), worker);
+            }
+        }
+    }
+
+    private void run(TaskQueue.Claimed task, String worker) {
+        TaskHandler handler = handlers.get(task.kind());
+        try {
+            if (handler == null) {
+                throw new IllegalStateException("no handler for tasks of kind '" + task.kind() + "'");
+            }
+            handler.run(task.payload());
+            if (!queue.complete(task.id(), worker)) {
+                LOG.warnf("task %d ran past its lease; another worker has it now", task.id());
+            }
+        } catch (Exception e) {
+            LOG.debugf(e, "task %d failed (attempt %d of %d)", task.id(), task.attempts(), task.maxAttempts());
+            queue.fail(task, worker, String.valueOf(e)).ifPresentOrElse(this::retryIn,
+                    () -> LOG.warnf("task %d failed after its lease ran out; another worker has it now", task.id()));
+        }
+    }
+
+    /** One connection LISTENs for enqueues and wakes the workers; if it breaks, polling carries on alone. */
+    private void listen() {
+        while (running) {
+            try (Connection connection = dataSource.getConnection();
+                    Statement statement = connection.createStatement()) {
+                statement.execute("LISTEN " + TaskQueue.CHANNEL);
+                PGConnection notifications = connection.unwrap(PGConnection.class);
+                while (running) {
+                    PGNotification[] received = notifications.getNotifications(500);
+                    if (received != null && received.length > 0) {
+                        wakeAll();
+                    }
+                }
+            } catch (Exception e) {
+                if (running) {
+                    LOG.warnf(e, "%s lost its LISTEN connection; retrying", name);
+                    awaitWakeUp(wakeUps());
+                }
+            }
+        }
+    }
+
+    private long wakeUps() {
+        synchronized (signal) {
+            return wakeUps;
+        }
+    }
+
+    private void wakeAll() {
+        synchronized (signal) {
+            wakeUps++;
+            signal.notifyAll();
+        }
+    }
+
+    private void retryIn(Duration delay) {
+        synchronized (signal) {
+            nextRetry = Math.min(nextRetry, System.nanoTime() + delay.toNanos());
+        }
+    }
+
+    /**
+     * Waits for a wake-up that came after {@code seen}, a retry falling due, or the poll interval; a wake-up is
+     * never lost.
+     */
+    private void awaitWakeUp(long seen) {
+        synchronized (signal) {
+            long now = System.nanoTime();
+            long deadline = Math.min(now + pollInterval.toNanos(), nextRetry);
+            if (nextRetry <= now + pollInterval.toNanos()) {
+                nextRetry = Long.MAX_VALUE;
+            }
+            while (running && wakeUps == seen) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return;
+                }
+                try {
+                    signal.wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package io.ticketing.reservations.webhooks;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.transaction.Transactional;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.ticketing.reservations.auth.RandomIds;
+import io.ticketing.reservations.tasks.TaskQueue;
+
+/**
+ * The outbox: a webhook is written, and its delivery task enqueued, in the transaction of the change it
+ * reports, so it is sent if and only if the change commits. Sending happens later, in a worker: a slow or
+ * dead receiver never slows the request.
+ */
+@ApplicationScoped
+public class Webhooks {
+
+    static final String TASK_KIND = "webhook";
+
+    private static final String INSERT = "INSERT INTO webhook_messages (id, type, body) VALUES (:id, :type, :body)";
+
+    private final WebhookConfig config;
+    private final TaskQueue queue;
+    private final EntityManager entityManager;
+    private final ObjectMapper json;
+
+    Webhooks(WebhookConfig config, TaskQueue queue, EntityManager entityManager, ObjectMapper json) {
+        this.config = config;
+        this.queue = queue;
+        this.entityManager = entityManager;
+        this.json = json;
+    }
+
+    /** Writes {@code {"type", "timestamp", "data"}} for delivery; does nothing without {@code WEBHOOK_URL}. */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public void publish(String type, Object data) {
+        if (config.url().isEmpty()) {
+            return;
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", type);
+        body.put("timestamp", Instant.now().truncatedTo(ChronoUnit.MICROS));
+        body.put("data", data);
+        String id = "msg_" + RandomIds.next();
+        try {
+            entityManager.createNativeQuery(INSERT).setParameter("id", id).setParameter("type", type)
+                    .setParameter("body", json.writeValueAsString(body)).executeUpdate();
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("webhook body for " + type + " cannot be written", e);
+        }
+        queue.enqueue(TASK_KIND, id, config.maxAttempts());
+    }
+}

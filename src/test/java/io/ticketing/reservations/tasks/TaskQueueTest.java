@@ -1,0 +1,164 @@
+package io.ticketing.reservations.tasks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.test.junit.QuarkusTest;
+import io.ticketing.reservations.support.Eventually;
+import io.ticketing.reservations.support.Sql;
+
+/** The queue with two independent worker pools on one database: this replica's own, and a second one. */
+@QuarkusTest
+class TaskQueueTest {
+
+    @Inject
+    TaskQueue queue;
+
+    @Inject
+    TaskWorkers workers;
+
+    @Inject
+    TestHandlers.Recording recording;
+
+    @Inject
+    TestHandlers.Flaky flaky;
+
+    @Inject
+    TestHandlers.Stuck stuck;
+
+    @Inject
+    Sql sql;
+
+    @Inject
+    Housekeeping housekeeping;
+
+    private TaskWorkerPool second;
+
+    @BeforeEach
+    void startASecondPool() {
+        second = workers.newPool("second-pool");
+        second.start();
+    }
+
+    @AfterEach
+    void stopIt() {
+        second.stop();
+    }
+
+    private void enqueue(String kind, List<String> payloads, int maxAttempts) {
+        QuarkusTransaction.requiringNew()
+                .run(() -> payloads.forEach(payload -> queue.enqueue(kind, payload, maxAttempts)));
+    }
+
+    private String status(String payload) {
+        return (String) sql.rows("SELECT status FROM tasks WHERE payload = ?1", payload).get(0);
+    }
+
+    @Test
+    void twoPoolsRunEveryTaskExactlyOnce() throws InterruptedException {
+        String batch = UUID.randomUUID().toString();
+        List<String> payloads = IntStream.range(0, 400).mapToObj(i -> batch + "-" + i).toList();
+        recording.done = new CountDownLatch(payloads.size());
+        recording.workers.clear();
+        long started = System.nanoTime();
+        enqueue("test.record", payloads, 3);
+        assertThat(recording.done.await(60, TimeUnit.SECONDS)).isTrue();
+        double seconds = (System.nanoTime() - started) / 1e9;
+        System.out.printf("queue: %d tasks through two pools in %.2f s = %.0f tasks/s%n", payloads.size(), seconds,
+                payloads.size() / seconds);
+        assertThat(payloads).allSatisfy(payload -> assertThat(recording.runs.get(payload).get()).isEqualTo(1));
+        assertThat(recording.workers).anyMatch(worker -> worker.startsWith("second-pool"))
+                .anyMatch(worker -> !worker.startsWith("second-pool"));
+        Eventually.within(Duration.ofSeconds(10), "all tasks marked done", () -> sql.number(
+                "SELECT count(*) FROM tasks WHERE payload LIKE ?1 AND status = 'done'",
+                batch + "-%") == payloads.size());
+    }
+
+    @Test
+    void aFailingTaskIsRetriedWithBackoffUntilItSucceeds() {
+        String payload = "fail:2:" + UUID.randomUUID();
+        enqueue("test.flaky", List.of(payload), 5);
+        Eventually.within(Duration.ofSeconds(20), "the flaky task succeeded", () -> "done".equals(status(payload)));
+        assertThat(sql.number("SELECT attempts FROM tasks WHERE payload = ?1", payload)).isEqualTo(3);
+        assertThat(flaky.attempts.get(payload).get()).isEqualTo(3);
+    }
+
+    @Test
+    void aTaskThatKeepsFailingStaysFailedWithItsLastError() {
+        String payload = "fail:99:" + UUID.randomUUID();
+        enqueue("test.flaky", List.of(payload), 3);
+        Eventually.within(Duration.ofSeconds(20), "the task gave up", () -> "failed".equals(status(payload)));
+        assertThat(sql.number("SELECT attempts FROM tasks WHERE payload = ?1", payload)).isEqualTo(3);
+        assertThat((String) sql.rows("SELECT last_error FROM tasks WHERE payload = ?1", payload).get(0))
+                .contains("planned failure");
+    }
+
+    @Test
+    void backoffGrowsExponentiallyWithJitterUpToItsCap() {
+        for (int attempt = 1; attempt <= 4; attempt++) {
+            long full = 50L << (attempt - 1);
+            assertThat(queue.backoff(attempt).toMillis()).isBetween(full / 2, full);
+        }
+        assertThat(queue.backoff(60)).isLessThanOrEqualTo(Duration.ofHours(1));
+    }
+
+    @Test
+    void aTaskWhoseWorkerDiedRunsAgainOnceItsLeaseRunsOut() throws InterruptedException {
+        String payload = "stuck-" + UUID.randomUUID();
+        enqueue("test.stuck", List.of(payload), 3);
+        assertThat(stuck.firstStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        String firstWorker = (String) sql.rows("SELECT locked_by FROM tasks WHERE payload = ?1", payload).get(0);
+        // The worker hangs as if its replica had died: let its lease run out instead of waiting a minute.
+        sql.update("UPDATE tasks SET locked_until = now() - interval '1 second' WHERE payload = ?1", payload);
+        assertThat(stuck.secondRan.await(20, TimeUnit.SECONDS)).isTrue();
+        Eventually.within(Duration.ofSeconds(10), "the second run recorded", () -> "done".equals(status(payload)));
+        stuck.releaseFirst.countDown();
+        assertThat(sql.number("SELECT attempts FROM tasks WHERE payload = ?1", payload)).isEqualTo(2);
+        assertThat(sql.rows("SELECT locked_by FROM tasks WHERE payload = ?1 AND status = 'done'", payload))
+                .hasSize(1);
+        assertThat(firstWorker).isNotNull();
+    }
+
+    @Test
+    void anIdlePoolIssuesFewQueriesYetStartsANewTaskAtOnce() throws InterruptedException {
+        long before = second.claims();
+        Duration window = Duration.ofSeconds(6);
+        Thread.sleep(window.toMillis()); // measuring a rate over time, not waiting for an event
+        long idleClaims = second.claims() - before;
+        System.out.printf("queue: an idle pool of 2 workers issued %d claims in %s%n", idleClaims, window);
+        assertThat(idleClaims).isLessThanOrEqualTo(4);
+
+        recording.done = new CountDownLatch(1);
+        long started = System.nanoTime();
+        enqueue("test.record", List.of("wake-" + UUID.randomUUID()), 1);
+        assertThat(recording.done.await(2, TimeUnit.SECONDS)).as("a new task starts within a second or so").isTrue();
+        System.out.printf("queue: enqueue to start after idling: %.0f ms%n", (System.nanoTime() - started) / 1e6);
+    }
+
+    @Test
+    void housekeepingDropsOldFinishedTasksAndExpiredIdempotencyKeysOnly() {
+        String old = "old-" + UUID.randomUUID();
+        String fresh = "fresh-" + UUID.randomUUID();
+        sql.update("INSERT INTO tasks (kind, payload, max_attempts, status, finished_at) VALUES "
+                + "('test.record', ?1, 1, 'done', now() - interval '8 days'), ('test.record', ?2, 1, 'done', now())",
+                old, fresh);
+        sql.update("INSERT INTO idempotency_keys (caller, key, request_hash, created_at) VALUES "
+                + "('test', ?1, 'h', now() - interval '25 hours'), ('test', ?2, 'h', now())", old, fresh);
+        assertThat(housekeeping.sweep()).isGreaterThanOrEqualTo(2);
+        assertThat(sql.number("SELECT count(*) FROM tasks WHERE payload IN (?1, ?2)", old, fresh)).isEqualTo(1);
+        assertThat(sql.number("SELECT count(*) FROM idempotency_keys WHERE key IN (?1, ?2)", old, fresh)).isEqualTo(1);
+    }
+}
