@@ -3,6 +3,7 @@ package io.ticketing.reservations.webhooks;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -23,6 +24,8 @@ public class WebhookReceiver implements QuarkusTestResourceLifecycleManager {
     /** A signing secret as the Standard Webhooks convention writes it. */
     static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
+    static final Duration SLOW = Duration.ofSeconds(3);
+
     static volatile WebhookReceiver running;
 
     /** One POST as it arrived, and the status the receiver answered. */
@@ -31,6 +34,8 @@ public class WebhookReceiver implements QuarkusTestResourceLifecycleManager {
 
     final Queue<Attempt> attempts = new ConcurrentLinkedQueue<>();
     final AtomicInteger failNext = new AtomicInteger();
+    /** The next requests take this long to answer, like a receiver under load. */
+    final AtomicInteger slowNext = new AtomicInteger();
     private HttpServer server;
 
     @Override
@@ -43,6 +48,13 @@ public class WebhookReceiver implements QuarkusTestResourceLifecycleManager {
         server.setExecutor(Executors.newFixedThreadPool(4));
         server.createContext("/hooks", exchange -> {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            if (slowNext.getAndUpdate(left -> Math.max(0, left - 1)) > 0) {
+                try {
+                    Thread.sleep(SLOW.toMillis()); // playing a slow receiver, not waiting for anything
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             int status = failNext.getAndUpdate(left -> Math.max(0, left - 1)) > 0 ? 500 : 204;
             attempts.add(new Attempt(exchange.getRequestHeaders().getFirst("webhook-id"),
                     exchange.getRequestHeaders().getFirst("webhook-timestamp"),

@@ -124,6 +124,22 @@ class WebhookTest {
     }
 
     @Test
+    void aSlowReceiverNeverSlowsACheckout() {
+        String event = newEvent("hooks-slow");
+        long item = newItem(event, "Ticket", "10");
+        newQuota(event, 10, List.of(item));
+        WebhookReceiver.running.slowNext.set(4);
+        List<String> codes = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            String cart = cartWith(event, Map.of("item_id", item));
+            long started = System.nanoTime();
+            codes.add(checkout(event, cart).then().statusCode(201).extract().path("code"));
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(WebhookReceiver.SLOW.dividedBy(3));
+        }
+        codes.forEach(code -> awaitDelivered("order.placed", code));
+    }
+
+    @Test
     void twoPoolsDeliverEveryWebhookExactlyOnceAndQuickly() throws Exception {
         TaskWorkerPool second = workers.newPool("second-pool");
         second.start();
