@@ -1,0 +1,66 @@
+package io.ticketing.reservations.bench;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.StringJoiner;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Sets up the benchmark's events through the admin API, untimed. */
+final class Admin {
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final Pattern ID = Pattern.compile("\"id\":(\\d+)");
+
+    private final String base;
+    private int events;
+
+    Admin(String base) {
+        this.base = base;
+    }
+
+    String post(String path, String json) throws Exception {
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(base + path))
+                .header("Authorization", "Bearer " + Service.ADMIN).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 201) {
+            throw new IllegalStateException(path + " answered " + response.statusCode() + ": " + response.body());
+        }
+        return response.body();
+    }
+
+    static long id(String body) {
+        Matcher matcher = ID.matcher(body);
+        if (!matcher.find()) {
+            throw new IllegalStateException("no id in " + body);
+        }
+        return Long.parseLong(matcher.group(1));
+    }
+
+    /** A new event; returns {slug, id}. */
+    String[] event() throws Exception {
+        String slug = "bench-" + System.nanoTime() + "-" + (events++);
+        long id = id(post("/api/v1/events", "{\"slug\":\"" + slug + "\",\"name\":\"Bench\",\"currency\":\"EUR\"}"));
+        return new String[]{slug, Long.toString(id)};
+    }
+
+    long item(String event, boolean seated) throws Exception {
+        return id(post("/api/v1/events/" + event + "/items",
+                "{\"name\":\"Ticket\",\"price\":\"10.00\",\"requires_seat\":" + seated + "}"));
+    }
+
+    long quota(String event, long item, int size) throws Exception {
+        return id(post("/api/v1/events/" + event + "/quotas",
+                "{\"name\":\"Hot\",\"size\":" + size + ",\"items\":[" + item + "]}"));
+    }
+
+    void seats(String event, long item, int count) throws Exception {
+        StringJoiner seats = new StringJoiner(",", "{\"seats\":[", "]}");
+        for (int i = 0; i < count; i++) {
+            seats.add("{\"guid\":\"s" + i + "\",\"name\":\"Seat " + i + "\",\"item_id\":" + item + "}");
+        }
+        post("/api/v1/events/" + event + "/seats", seats.toString());
+    }
+}

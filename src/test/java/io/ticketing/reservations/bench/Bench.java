@@ -1,0 +1,156 @@
+package io.ticketing.reservations.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.LongAdder;
+
+import io.ticketing.reservations.startup.EmbeddedDatabase;
+
+/**
+ * The checkout benchmark (see BENCHMARKS.md). Starts PostgreSQL (or uses BENCH_JDBC_URL), starts the packaged
+ * service in its own process against it, drives the HTTP API from this process, and prints one table row per
+ * scenario and concurrency, with the pgbench ceiling beside it. Never part of the test suite.
+ */
+public final class Bench {
+
+    private static final Duration DURATION = Duration.ofSeconds(Integer.getInteger("bench.seconds", 10));
+    private static final int[] CONCURRENCY = Arrays.stream(System.getProperty("bench.concurrency", "1,16,64,256")
+            .split(",")).mapToInt(Integer::parseInt).toArray();
+    private static final List<String> SCENARIOS = List
+            .of(System.getProperty("bench.scenarios", "1,2,3,4,5").split(","));
+
+    private final Service service;
+    private final Admin admin;
+    private final Connection sql;
+    private final Ceiling ceiling;
+    private final List<String> rows = new ArrayList<>();
+
+    private Bench(Service service, Connection sql, Ceiling ceiling) {
+        this.service = service;
+        this.admin = new Admin(service.base);
+        this.sql = sql;
+        this.ceiling = ceiling;
+    }
+
+    public static void main(String[] args) throws Exception {
+        String url = System.getenv("BENCH_JDBC_URL");
+        EmbeddedDatabase embedded = null;
+        String user = System.getenv().getOrDefault("BENCH_JDBC_USER", "postgres");
+        String password = System.getenv().getOrDefault("BENCH_JDBC_PASSWORD", "");
+        if (url == null) {
+            embedded = EmbeddedDatabase.throwaway(Path.of("target", "bench-postgres"));
+            url = embedded.jdbcUrl();
+            user = embedded.username();
+            password = embedded.password();
+        }
+        try (Service service = Service.start(url, user, password, Map.of());
+                Connection sql = DriverManager.getConnection(url, user, password)) {
+            Bench bench = new Bench(service, sql, new Ceiling(url, user, password, DURATION));
+            bench.runAll();
+        } finally {
+            if (embedded != null) {
+                embedded.close();
+            }
+        }
+    }
+
+    private void runAll() throws Exception {
+        String header = String.format(
+                "| %-36s | %4s | %7s | %8s | %7s | %7s | %9s | %8s | %6s | %8s | %8s | %8s | %8s | %5s |",
+                "scenario", "c", "ops/s", "req/s", "p50 ms", "p99 ms", "lock p99", "timeouts", "errors", "refusals",
+                "oversold", "pgb min", "pgb svc", "ratio");
+        rows.add(header);
+        rows.add(header.replaceAll("[^|]", "-"));
+        for (String scenario : SCENARIOS) {
+            for (int clients : CONCURRENCY) {
+                run(scenario.trim(), clients);
+            }
+        }
+        service.sampleMemory();
+        rows.add("");
+        rows.add("service peak RSS: " + service.peakRssMb() + " MiB");
+        String table = String.join(System.lineSeparator(), rows);
+        System.out.println(table);
+        Files.writeString(Path.of("target", "bench-results.md"), table + System.lineSeparator());
+    }
+
+    private void run(String scenario, int clients) throws Exception {
+        LongAdder refusals = new LongAdder();
+        List<Load.Client> buyers = new ArrayList<>();
+        for (int i = 0; i < clients; i++) {
+            buyers.add(new Load.Client(service.base, Service.STOREFRONT, 31L * i + clients, refusals));
+        }
+        Scenarios.Prepared prepared = Scenarios.prepare(scenario, admin, buyers);
+        double timeoutsBefore = service.metric("inventory_lock_timeouts_total");
+        TreeMap<Double, Double> waitBefore = service.lockWaitBuckets();
+        Load.Result result = Load.run(clients, DURATION, buyers, prepared.operation());
+        service.sampleMemory();
+        double timeouts = service.metric("inventory_lock_timeouts_total") - timeoutsBefore;
+        double lockP99 = p99(waitBefore, service.lockWaitBuckets());
+        long oversold = oversold();
+        Double minimal = prepared.hasCeiling() ? ceiling.minimal(Scenarios.ceilingTarget(admin), clients) : null;
+        Double serviceSql = prepared.hasCeiling() ? ceiling.service(Scenarios.ceilingTarget(admin), clients) : null;
+        rows.add(String.format(
+                "| %-36s | %4d | %7.0f | %8.0f | %7.1f | %7.1f | %9s | %8.0f | %6d | %8d | %8d | %8s | %8s | %5s |",
+                prepared.name(), clients, result.perSecond(), result.perSecond() * prepared.requestsPerOperation(),
+                result.p50Micros() / 1000.0, result.p99Micros() / 1000.0, String.format("%.1f ms", lockP99 * 1000),
+                timeouts, result.errors(), refusals.sum(), oversold, format(minimal), format(serviceSql),
+                minimal == null ? "-" : String.format("%.2f", result.perSecond() / minimal)));
+        System.out.println(rows.get(rows.size() - 1));
+    }
+
+    private static String format(Double tps) {
+        return tps == null ? "-" : String.format("%.0f", tps);
+    }
+
+    /** The 99th percentile of the lock waits between two scrapes, from the histogram's bucket counts. */
+    private static double p99(TreeMap<Double, Double> before, TreeMap<Double, Double> after) {
+        double total = after.lastEntry() == null
+                ? 0
+                : after.lastEntry().getValue()
+                        - before.getOrDefault(after.lastKey(), 0.0);
+        if (total <= 0) {
+            return 0;
+        }
+        for (Map.Entry<Double, Double> bucket : after.entrySet()) {
+            double count = bucket.getValue() - before.getOrDefault(bucket.getKey(), 0.0);
+            if (count >= 0.99 * total) {
+                return bucket.getKey();
+            }
+        }
+        return Double.NaN;
+    }
+
+    /** Quotas past their size, seats held twice and vouchers over-used, across the whole database. */
+    private long oversold() throws Exception {
+        long violations = 0;
+        for (String query : List.of("""
+                SELECT count(*) FROM quotas q WHERE q.size IS NOT NULL AND q.size <
+                  (SELECT count(*) FROM order_positions p JOIN orders o ON o.id = p.order_id
+                    WHERE o.status IN ('paid', 'pending')
+                      AND p.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = q.id))
+                + (SELECT count(*) FROM cart_positions c WHERE c.expires >= now()
+                      AND c.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = q.id))""", """
+                SELECT count(*) FROM (SELECT seat_id FROM (
+                  SELECT seat_id FROM cart_positions WHERE seat_id IS NOT NULL AND expires >= now()
+                  UNION ALL SELECT p.seat_id FROM order_positions p JOIN orders o ON o.id = p.order_id
+                    WHERE p.seat_id IS NOT NULL AND o.status IN ('paid', 'pending')) held
+                  GROUP BY seat_id HAVING count(*) > 1) twice""")) {
+            try (Statement statement = sql.createStatement(); ResultSet rows = statement.executeQuery(query)) {
+                rows.next();
+                violations += rows.getLong(1);
+            }
+        }
+        return violations;
+    }
+}

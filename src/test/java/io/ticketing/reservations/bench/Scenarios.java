@@ -1,0 +1,129 @@
+package io.ticketing.reservations.bench;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.StringJoiner;
+
+/** The five scenarios of issue 5, each set up on fresh events so runs do not see each other's holds. */
+final class Scenarios {
+
+    /** Large enough never to run out during a run: the cost measured is contention, not refusals. */
+    private static final int HOT_QUOTA = 10_000_000;
+    private static final int SEATS = 10_000;
+    private static final int CARTS_PER_BUYER = 20;
+
+    /** A scenario ready to run: its operation, how many HTTP requests one operation makes, whether pgbench applies. */
+    record Prepared(String name, Load.Operation operation, int requestsPerOperation, boolean hasCeiling) {
+    }
+
+    private Scenarios() {
+    }
+
+    static Prepared prepare(String scenario, Admin admin, List<Load.Client> buyers) throws Exception {
+        return switch (scenario) {
+            case "1" -> hotQuota(admin, buyers);
+            case "2" -> purchase(admin);
+            case "3" -> seats(admin, 0);
+            case "4" -> spread(admin, buyers);
+            case "5" -> seats(admin, 10);
+            default -> throw new IllegalArgumentException("no scenario " + scenario);
+        };
+    }
+
+    /** (1) Each buyer adds one ticket to one of its carts (a cart holds a few tickets, as a real one does). */
+    private static Prepared hotQuota(Admin admin, List<Load.Client> buyers) throws Exception {
+        String[] event = admin.event();
+        long item = admin.item(event[0], false);
+        admin.quota(event[0], item, HOT_QUOTA);
+        List<List<String>> carts = carts(buyers, i -> event[0]);
+        String body = "{\"positions\":[{\"item_id\":" + item + "}]}";
+        return new Prepared("1 add one ticket, one hot quota", (client, index) -> {
+            List<String> mine = carts.get(index);
+            String cart = mine.get(client.random.nextInt(mine.size()));
+            return client.accepted(client.post("/api/v1/events/" + event[0] + "/carts/" + cart + "/positions", body));
+        }, 1, true);
+    }
+
+    /** (2) The whole purchase: create a cart, add a ticket, check out. */
+    private static Prepared purchase(Admin admin) throws Exception {
+        String[] event = admin.event();
+        long item = admin.item(event[0], false);
+        admin.quota(event[0], item, HOT_QUOTA);
+        String body = "{\"positions\":[{\"item_id\":" + item + "}]}";
+        return new Prepared("2 cart, add, checkout", (client, index) -> {
+            String cart = client.newCart(event[0]);
+            if (!client.accepted(client.post("/api/v1/events/" + event[0] + "/carts/" + cart + "/positions", body))) {
+                return false;
+            }
+            return client.accepted(client.post("/api/v1/events/" + event[0] + "/orders",
+                    "{\"cart_id\":\"" + cart + "\",\"email\":\"buyer@example.com\"}"));
+        }, 3, true);
+    }
+
+    /**
+     * (3) Seat picking: a random seat of 10,000 into a new cart; taken seats are refused. (5) The same with
+     * every {@code bigCartEvery}-th operation a cart of 25 random seats, which locks the event exclusively.
+     */
+    private static Prepared seats(Admin admin, int bigCartEvery) throws Exception {
+        String[] event = admin.event();
+        long item = admin.item(event[0], true);
+        admin.quota(event[0], item, HOT_QUOTA);
+        admin.seats(event[0], item, SEATS);
+        String name = bigCartEvery == 0 ? "3 random seat of 10,000" : "5 25-seat carts among single seats";
+        return new Prepared(name, (client, index) -> {
+            int seats = bigCartEvery > 0 && client.random.nextInt(bigCartEvery) == 0 ? 25 : 1;
+            Set<Integer> picked = new HashSet<>();
+            while (picked.size() < seats) {
+                picked.add(client.random.nextInt(SEATS));
+            }
+            StringJoiner positions = new StringJoiner(",", "{\"positions\":[", "]}");
+            picked.forEach(seat -> positions.add("{\"item_id\":" + item + ",\"seat_guid\":\"s" + seat + "\"}"));
+            String cart = client.newCart(event[0]);
+            return client.accepted(client.post("/api/v1/events/" + event[0] + "/carts/" + cart + "/positions",
+                    positions.toString()));
+        }, 2, false);
+    }
+
+    /** (4) Scenario (1) spread over 50 events: buyer i buys in event i mod 50. */
+    private static Prepared spread(Admin admin, List<Load.Client> buyers) throws Exception {
+        List<String> events = new ArrayList<>();
+        List<String> bodies = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            String[] event = admin.event();
+            long item = admin.item(event[0], false);
+            admin.quota(event[0], item, HOT_QUOTA);
+            events.add(event[0]);
+            bodies.add("{\"positions\":[{\"item_id\":" + item + "}]}");
+        }
+        List<List<String>> carts = carts(buyers, i -> events.get(i % 50));
+        return new Prepared("4 one ticket, spread over 50 events", (client, index) -> {
+            List<String> mine = carts.get(index);
+            String cart = mine.get(client.random.nextInt(mine.size()));
+            return client.accepted(client.post("/api/v1/events/" + events.get(index % 50) + "/carts/" + cart
+                    + "/positions", bodies.get(index % 50)));
+        }, 1, false);
+    }
+
+    /** A hot quota of its own for one pgbench run, so that no run counts another's holds. */
+    static Ceiling.Target ceilingTarget(Admin admin) throws Exception {
+        String[] event = admin.event();
+        long item = admin.item(event[0], false);
+        long quota = admin.quota(event[0], item, HOT_QUOTA);
+        return new Ceiling.Target(Long.parseLong(event[1]), quota, item, event[0]);
+    }
+
+    private static List<List<String>> carts(List<Load.Client> buyers, java.util.function.IntFunction<String> eventOf)
+            throws Exception {
+        List<List<String>> carts = new ArrayList<>();
+        for (int i = 0; i < buyers.size(); i++) {
+            List<String> mine = new ArrayList<>();
+            for (int c = 0; c < CARTS_PER_BUYER; c++) {
+                mine.add(buyers.get(i).newCart(eventOf.apply(i)));
+            }
+            carts.add(mine);
+        }
+        return carts;
+    }
+}

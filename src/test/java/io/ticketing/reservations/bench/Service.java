@@ -1,0 +1,132 @@
+package io.ticketing.reservations.bench;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The service under test, as production runs it: {@code java -jar} on the packaged app, its own process. */
+final class Service implements AutoCloseable {
+
+    static final String ADMIN = "bench-admin";
+    static final String STOREFRONT = "bench-storefront";
+
+    private final Process process;
+    final String base;
+    private long peakRssKb;
+
+    private Service(Process process, String base) {
+        this.process = process;
+        this.base = base;
+    }
+
+    static Service start(String jdbcUrl, String username, String password, Map<String, String> extraEnv)
+            throws Exception {
+        Path jar = Path.of("target", "quarkus-app", "quarkus-run.jar");
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException(jar + " is missing: the benchmark command packages the app first");
+        }
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        ProcessBuilder builder = new ProcessBuilder("java", "-Xmx384m", "-XX:+UseSerialGC", "-jar", jar.toString())
+                .redirectErrorStream(true).redirectOutput(new File("target/bench-service.log"));
+        Map<String, String> env = builder.environment();
+        env.put("QUARKUS_DATASOURCE_JDBC_URL", jdbcUrl);
+        env.put("QUARKUS_DATASOURCE_USERNAME", username);
+        env.put("QUARKUS_DATASOURCE_PASSWORD", password == null ? "" : password);
+        env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
+        env.put("AUTH_ADMIN_TOKENS", ADMIN);
+        env.put("AUTH_STOREFRONT_TOKENS", STOREFRONT);
+        env.put("QUARKUS_LOG_LEVEL", "WARN");
+        env.putAll(extraEnv);
+        Service service = new Service(builder.start(), "http://127.0.0.1:" + port);
+        service.awaitReady();
+        return service;
+    }
+
+    private void awaitReady() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the service exited; see target/bench-service.log");
+            }
+            try {
+                if (http.send(HttpRequest.newBuilder(URI.create(base + "/q/health/ready")).build(),
+                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException("the service was not ready within 60 s");
+    }
+
+    /** One value from /q/metrics, summed over its label sets; 0 when absent. */
+    double metric(String name) throws Exception {
+        String text = HttpClient.newHttpClient()
+                .send(HttpRequest.newBuilder(URI.create(base + "/q/metrics")).build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
+        double sum = 0;
+        Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*})? ([0-9.eE+-]+)$").matcher(text);
+        while (matcher.find()) {
+            sum += Double.parseDouble(matcher.group(2));
+        }
+        return sum;
+    }
+
+    /** The lock wait histogram's cumulative bucket counts, by upper bound in seconds. */
+    java.util.TreeMap<Double, Double> lockWaitBuckets() throws Exception {
+        String text = HttpClient.newHttpClient()
+                .send(HttpRequest.newBuilder(URI.create(base + "/q/metrics")).build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
+        java.util.TreeMap<Double, Double> buckets = new java.util.TreeMap<>();
+        Matcher matcher = Pattern
+                .compile("(?m)^inventory_lock_wait_seconds_bucket\\{le=\"([^\"]+)\"[^}]*} ([0-9.eE+-]+)$")
+                .matcher(text);
+        while (matcher.find()) {
+            double bound = matcher.group(1).equals("+Inf")
+                    ? Double.POSITIVE_INFINITY
+                    : Double.parseDouble(matcher.group(1));
+            buckets.merge(bound, Double.parseDouble(matcher.group(2)), Double::sum);
+        }
+        return buckets;
+    }
+
+    /** Samples the service's resident memory; the peak is kept. */
+    void sampleMemory() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+                if (line.startsWith("VmHWM:")) {
+                    peakRssKb = Math.max(peakRssKb, Long.parseLong(line.replaceAll("\\D", "")));
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            // not Linux, or the process is gone: the peak stays unknown
+        }
+    }
+
+    long peakRssMb() {
+        return peakRssKb / 1024;
+    }
+
+    @Override
+    public void close() {
+        process.destroy();
+    }
+}
