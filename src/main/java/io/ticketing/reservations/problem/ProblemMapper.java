@@ -1,5 +1,9 @@
 package io.ticketing.reservations.problem;
 
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
+
 import jakarta.persistence.OptimisticLockException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.HttpHeaders;
@@ -52,9 +56,28 @@ public class ProblemMapper {
 
     @ServerExceptionMapper
     public Response unexpected(Exception e) {
+        if (waitedTooLongForAConnection(e)) {
+            return respond(new ApiException(503, "overloaded", "Too busy",
+                    "Too many requests at once; nothing was changed. Retry the request.")
+                    .retryAfter(Duration.ofSeconds(1)));
+        }
         LOG.error("unexpected failure", e);
         return problem(new Problem("Internal Server Error", 500, "The request failed unexpectedly.",
                 "internal_error", null)).build();
+    }
+
+    /**
+     * Every database connection of this replica stayed busy for the pool's acquisition timeout: the replica
+     * is overloaded, which the client should hear as 503 with Retry-After, not as a bug. The pool (Agroal)
+     * reports it as an SQLException caused by a TimeoutException.
+     */
+    static boolean waitedTooLongForAConnection(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException && cause.getCause() instanceof TimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Response.ResponseBuilder problem(Problem problem) {

@@ -161,4 +161,20 @@ class TaskQueueTest {
         assertThat(sql.number("SELECT count(*) FROM tasks WHERE payload IN (?1, ?2)", old, fresh)).isEqualTo(1);
         assertThat(sql.number("SELECT count(*) FROM idempotency_keys WHERE key IN (?1, ?2)", old, fresh)).isEqualTo(1);
     }
+
+    @Test
+    void aStoppedPoolStopsAtOnceAndClaimsNothingMore() throws InterruptedException {
+        TaskWorkerPool third = workers.newPool("third-pool");
+        third.start();
+        long started = System.nanoTime();
+        third.stop();
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(2));
+        long claims = third.claims();
+        recording.done = new CountDownLatch(1);
+        recording.workers.clear();
+        enqueue("test.record", List.of("after-stop-" + UUID.randomUUID()), 1);
+        assertThat(recording.done.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(third.claims()).isEqualTo(claims);
+        assertThat(recording.workers).noneMatch(worker -> worker.startsWith("third-pool"));
+    }
 }
