@@ -102,8 +102,12 @@ class WebhookTest {
             assertThat(body.get("type").asText()).isEqualTo(expected[0]);
             assertThat(body.get("data").get("code").asText()).isEqualTo(expected[1]);
             assertThat(body.get("data").get("total").asText()).isEqualTo("25.00");
+            assertThat(body.get("data").get("status").asText()).isEqualTo(expected[0].substring("order.".length())
+                    .replace("placed", "pending"));
             assertThat(Instant.parse(body.get("timestamp").asText())).isBefore(Instant.now().plusSeconds(1));
         }
+        JsonNode paid = JSON.readTree(awaitDelivered("order.paid", code).body());
+        assertThat(paid.get("data").get("version").asLong()).isEqualTo(1);
         assertThat(sql.number("SELECT count(*) FROM webhook_messages WHERE body LIKE ?1 AND delivered_at IS NOT NULL",
                 "%" + code + "%")).isEqualTo(3);
     }
