@@ -173,10 +173,12 @@ public class OrderService {
 
     /** Counts the change and writes its webhook ({@code order.placed}, ...) in the same transaction. */
     private void happened(Event event, Order order, String outcome) {
-        // Flushed first, so the webhook shows the version the order's GET will show after commit.
-        entityManager.flush();
         meters.counter("inventory.orders", "outcome", outcome).increment();
-        webhooks.publish("order." + outcome, view(event, order));
+        webhooks.publish("order." + outcome, () -> {
+            // Flushed first, so the webhook shows the version the order's GET will show after commit.
+            entityManager.flush();
+            return view(event, order);
+        });
     }
 
     private static ApiException wrongState(Order order, String wanted) {

@@ -18,8 +18,11 @@ public class TaskQueue {
     /** The channel a NOTIFY at enqueue wakes idle workers on; delivered only if the enqueue commits. */
     static final String CHANNEL = "tasks";
 
+    /** One round trip: the insert, and the NOTIFY that PostgreSQL delivers only if the caller commits. */
     private static final String ENQUEUE = """
-            INSERT INTO tasks (kind, payload, max_attempts) VALUES (:kind, :payload, :maxAttempts)""";
+            WITH task AS (INSERT INTO tasks (kind, payload, max_attempts) VALUES (:kind, :payload, :maxAttempts)
+                          RETURNING id)
+            SELECT pg_notify('%s', '') FROM task""".formatted(CHANNEL);
 
     /**
      * One statement claims a batch. The inner SELECT picks due tasks and tasks whose lease ran out (their
@@ -67,8 +70,7 @@ public class TaskQueue {
     @Transactional(Transactional.TxType.MANDATORY)
     public void enqueue(String kind, String payload, int maxAttempts) {
         entityManager.createNativeQuery(ENQUEUE).setParameter("kind", kind).setParameter("payload", payload)
-                .setParameter("maxAttempts", maxAttempts).executeUpdate();
-        entityManager.createNativeQuery("SELECT pg_notify('" + CHANNEL + "', '')").getSingleResult();
+                .setParameter("maxAttempts", maxAttempts).getSingleResult();
     }
 
     List<Claimed> claim(String worker) {

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
@@ -39,16 +40,19 @@ public class Webhooks {
         this.json = json;
     }
 
-    /** Writes {@code {"type", "timestamp", "data"}} for delivery; does nothing without {@code WEBHOOK_URL}. */
+    /**
+     * Writes {@code {"type", "timestamp", "data"}} for delivery. Without {@code WEBHOOK_URL} it does nothing,
+     * and {@code data} (the order's view: more queries in the caller's transaction) is never built.
+     */
     @Transactional(Transactional.TxType.MANDATORY)
-    public void publish(String type, Object data) {
+    public void publish(String type, Supplier<Object> data) {
         if (config.url().isEmpty()) {
             return;
         }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("type", type);
         body.put("timestamp", Instant.now().truncatedTo(ChronoUnit.MICROS));
-        body.put("data", data);
+        body.put("data", data.get());
         String id = "msg_" + RandomIds.next();
         try {
             entityManager.createNativeQuery(INSERT).setParameter("id", id).setParameter("type", type)
