@@ -1,8 +1,5 @@
 package io.ticketing.reservations.idempotency;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
 
@@ -18,6 +15,7 @@ import jakarta.ws.rs.core.Response;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.ticketing.reservations.auth.Sha256;
 import io.ticketing.reservations.problem.ApiException;
 import io.ticketing.reservations.problem.ProblemMapper;
 import io.ticketing.reservations.problem.ValidationException;
@@ -111,11 +109,6 @@ class IdempotencyInterceptor {
     }
 
     private static String sha256(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(String.valueOf(text).getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return HexFormat.of().formatHex(Sha256.of(String.valueOf(text)));
     }
 }

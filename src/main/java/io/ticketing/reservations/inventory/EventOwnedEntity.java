@@ -1,5 +1,10 @@
 package io.ticketing.reservations.inventory;
 
+import java.util.Collection;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
 import jakarta.persistence.Column;
 import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
@@ -7,6 +12,7 @@ import jakarta.persistence.Id;
 import jakarta.persistence.MappedSuperclass;
 import jakarta.persistence.Version;
 
+import io.quarkus.hibernate.orm.panache.Panache;
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 
 /** What every inventory row has: an id, the event it belongs to, and the version that is its ETag. */
@@ -22,4 +28,15 @@ public abstract class EventOwnedEntity extends PanacheEntityBase {
 
     @Version
     public long version;
+
+    /** The rows of {@code type} with these ids that belong to the event, by id; ids of other events are absent. */
+    public static <T extends EventOwnedEntity> Map<Long, T> byIds(Class<T> type, long eventId, Collection<Long> ids) {
+        if (ids.isEmpty()) {
+            return Map.of();
+        }
+        return Panache.getEntityManager(type)
+                .createQuery("from " + type.getSimpleName() + " where eventId = :event and id in :ids", type)
+                .setParameter("event", eventId).setParameter("ids", ids).getResultStream()
+                .collect(Collectors.toMap(row -> row.id, Function.identity()));
+    }
 }

@@ -4,7 +4,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -28,10 +27,12 @@ public class SeatService {
 
     private static final String EXISTING_GUIDS = "SELECT guid FROM seats WHERE event_id = :event AND guid = ANY(:guids)";
 
+    /** The availability of each seat is worked out once, then filtered on. */
     private static final String LIST = """
-            SELECT s.guid, s.name, s.item_id, s.blocked, NOT %1$s FROM seats s
-            WHERE s.event_id = :event AND (NOT :onlyAvailable OR NOT %1$s) ORDER BY s.id"""
-            .formatted(SeatHolds.UNAVAILABLE);
+            SELECT guid, name, item_id, blocked, available FROM (
+              SELECT s.id, s.guid, s.name, s.item_id, s.blocked, NOT %s AS available FROM seats s
+              WHERE s.event_id = :event) plan
+            WHERE available OR NOT :onlyAvailable ORDER BY id""".formatted(SeatHolds.UNAVAILABLE);
 
     private final EntityManager entityManager;
 
@@ -79,8 +80,7 @@ public class SeatService {
 
     private static void requireSeatedItems(Event event, List<InventoryRequests.NewSeat> seats) {
         Set<Long> itemIds = seats.stream().map(InventoryRequests.NewSeat::itemId).collect(Collectors.toSet());
-        Map<Long, Item> items = Item.<Item>list("eventId = ?1 and id in ?2", event.id, itemIds).stream()
-                .collect(Collectors.toMap(item -> item.id, Function.identity()));
+        Map<Long, Item> items = EventOwnedEntity.byIds(Item.class, event.id, itemIds);
         for (int i = 0; i < seats.size(); i++) {
             Long itemId = seats.get(i).itemId();
             Item item = items.get(itemId);

@@ -91,9 +91,9 @@ public class Reservations {
             return;
         }
         countingRefusals(() -> {
-            Map<Long, Item> items = load(Item.class, eventId, ids(claims, Claim::itemId));
-            Map<Long, Seat> seats = load(Seat.class, eventId, ids(claims, Claim::seatId));
-            Map<Long, Voucher> vouchers = load(Voucher.class, eventId, ids(claims, Claim::voucherId));
+            Map<Long, Item> items = EventOwnedEntity.byIds(Item.class, eventId, ids(claims, Claim::itemId));
+            Map<Long, Seat> seats = EventOwnedEntity.byIds(Seat.class, eventId, ids(claims, Claim::seatId));
+            Map<Long, Voucher> vouchers = EventOwnedEntity.byIds(Voucher.class, eventId, ids(claims, Claim::voucherId));
             Map<Long, List<QuotaRow>> quotasSeenBefore = quotasOf(items.keySet());
             checkRules(claims, items, seats, vouchers, quotasSeenBefore);
 
@@ -320,15 +320,5 @@ public class Reservations {
 
     private static Set<Long> ids(List<Claim> claims, Function<Claim, Long> id) {
         return claims.stream().map(id).filter(Objects::nonNull).collect(Collectors.toCollection(TreeSet::new));
-    }
-
-    private <T extends EventOwnedEntity> Map<Long, T> load(Class<T> type, long eventId, Set<Long> ids) {
-        if (ids.isEmpty()) {
-            return Map.of();
-        }
-        return entityManager
-                .createQuery("from " + type.getSimpleName() + " where eventId = :event and id in :ids", type)
-                .setParameter("event", eventId).setParameter("ids", ids).getResultStream()
-                .collect(Collectors.toMap(row -> row.id, Function.identity()));
     }
 }
