@@ -11,8 +11,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import io.ticketing.reservations.support.Eventually;
 
 /** The service under test, as production runs it: {@code java -jar} on the packaged app, its own process. */
 final class Service implements AutoCloseable {
@@ -57,32 +60,34 @@ final class Service implements AutoCloseable {
         return service;
     }
 
-    private void awaitReady() throws Exception {
+    private void awaitReady() {
         HttpClient http = HttpClient.newHttpClient();
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline) {
+        Eventually.within(Duration.ofSeconds(60), "the service ready on " + base, () -> {
             if (!process.isAlive()) {
                 throw new IllegalStateException("the service exited; see target/bench-service.log");
             }
             try {
-                if (http.send(HttpRequest.newBuilder(URI.create(base + "/q/health/ready")).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
+                return http.send(HttpRequest.newBuilder(URI.create(base + "/q/health/ready")).build(),
+                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+            } catch (IOException notListeningYet) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
             }
-            Thread.sleep(100);
-        }
-        throw new IllegalStateException("the service was not ready within 60 s");
+        });
+    }
+
+    private String scrapeMetrics() throws Exception {
+        return HttpClient.newHttpClient()
+                .send(HttpRequest.newBuilder(URI.create(base + "/q/metrics")).build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
     }
 
     /** One value from /q/metrics, summed over its label sets; 0 when absent. */
     double metric(String name) throws Exception {
-        String text = HttpClient.newHttpClient()
-                .send(HttpRequest.newBuilder(URI.create(base + "/q/metrics")).build(),
-                        HttpResponse.BodyHandlers.ofString())
-                .body();
+        String text = scrapeMetrics();
         double sum = 0;
         Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*})? ([0-9.eE+-]+)$").matcher(text);
         while (matcher.find()) {
@@ -92,12 +97,9 @@ final class Service implements AutoCloseable {
     }
 
     /** The lock wait histogram's cumulative bucket counts, by upper bound in seconds. */
-    java.util.TreeMap<Double, Double> lockWaitBuckets() throws Exception {
-        String text = HttpClient.newHttpClient()
-                .send(HttpRequest.newBuilder(URI.create(base + "/q/metrics")).build(),
-                        HttpResponse.BodyHandlers.ofString())
-                .body();
-        java.util.TreeMap<Double, Double> buckets = new java.util.TreeMap<>();
+    TreeMap<Double, Double> lockWaitBuckets() throws Exception {
+        String text = scrapeMetrics();
+        TreeMap<Double, Double> buckets = new TreeMap<>();
         Matcher matcher = Pattern
                 .compile("(?m)^inventory_lock_wait_seconds_bucket\\{le=\"([^\"]+)\"[^}]*} ([0-9.eE+-]+)$")
                 .matcher(text);

@@ -3,12 +3,13 @@ package io.ticketing.reservations.webhooks;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.sun.net.httpserver.HttpServer;
@@ -24,8 +25,6 @@ public class WebhookReceiver implements QuarkusTestResourceLifecycleManager {
     /** A signing secret as the Standard Webhooks convention writes it. */
     static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
-    static final Duration SLOW = Duration.ofSeconds(3);
-
     static volatile WebhookReceiver running;
 
     /** One POST as it arrived, and the status the receiver answered. */
@@ -34,8 +33,11 @@ public class WebhookReceiver implements QuarkusTestResourceLifecycleManager {
 
     final Queue<Attempt> attempts = new ConcurrentLinkedQueue<>();
     final AtomicInteger failNext = new AtomicInteger();
-    /** The next requests take this long to answer, like a receiver under load. */
-    final AtomicInteger slowNext = new AtomicInteger();
+    /** The next requests are held, unanswered, until {@link #release} opens: a receiver that hangs. */
+    final AtomicInteger holdNext = new AtomicInteger();
+    volatile CountDownLatch release = new CountDownLatch(0);
+    /** Counted down as each held request arrives. */
+    volatile CountDownLatch held = new CountDownLatch(0);
     private HttpServer server;
 
     @Override
@@ -48,9 +50,10 @@ public class WebhookReceiver implements QuarkusTestResourceLifecycleManager {
         server.setExecutor(Executors.newFixedThreadPool(4));
         server.createContext("/hooks", exchange -> {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            if (slowNext.getAndUpdate(left -> Math.max(0, left - 1)) > 0) {
+            if (holdNext.getAndUpdate(left -> Math.max(0, left - 1)) > 0) {
+                held.countDown();
                 try {
-                    Thread.sleep(SLOW.toMillis()); // playing a slow receiver, not waiting for anything
+                    release.await(30, TimeUnit.SECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
