@@ -1,21 +1,26 @@
 package io.ticketing.reservations.event;
 
-import java.math.BigDecimal;
+import java.util.List;
+import java.util.stream.IntStream;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.control.ActivateRequestContext;
 import jakarta.enterprise.event.Observes;
-import jakarta.transaction.Transactional;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import io.quarkus.runtime.StartupEvent;
+import io.ticketing.reservations.inventory.InventoryRequests;
+import io.ticketing.reservations.inventory.InventoryService;
 import io.ticketing.reservations.inventory.Item;
-import io.ticketing.reservations.inventory.Quota;
-import io.ticketing.reservations.inventory.Seat;
-import io.ticketing.reservations.inventory.Voucher;
+import io.ticketing.reservations.inventory.SeatService;
+import io.ticketing.reservations.inventory.VoucherService;
 
-/** Creates the demo event the README's examples use, when {@code demo.enabled} (the local run command). */
+/**
+ * Creates the demo event the README's examples use, when {@code demo.enabled} (the local run command), through
+ * the same service calls an admin's requests make.
+ */
 @ApplicationScoped
 class DemoEvent {
 
@@ -26,59 +31,37 @@ class DemoEvent {
     @ConfigProperty(name = "demo.enabled", defaultValue = "false")
     boolean enabled;
 
+    private final EventService events;
+    private final InventoryService inventory;
+    private final SeatService seats;
+    private final VoucherService vouchers;
+
+    DemoEvent(EventService events, InventoryService inventory, SeatService seats, VoucherService vouchers) {
+        this.events = events;
+        this.inventory = inventory;
+        this.seats = seats;
+        this.vouchers = vouchers;
+    }
+
     /** The event of the README's walk-through: standing tickets, ten balcony seats and a voucher. */
-    @Transactional
+    @ActivateRequestContext
     void createOnStart(@Observes StartupEvent startup) {
         if (!enabled) {
             return;
         }
-        Event event = Event.findBySlug(SLUG).orElseGet(() -> {
-            Event created = new Event();
-            created.slug = SLUG;
-            created.name = "Demo Concert";
-            created.currency = "EUR";
-            created.persistAndFlush();
-            return created;
-        });
-        if (!Item.listForEvent(event.id).isEmpty()) {
+        Event event = Event.findBySlug(SLUG)
+                .orElseGet(() -> events.create(new EventRequests.NewEvent(SLUG, "Demo Concert", "EUR", null, null)));
+        if (!inventory.items(event).isEmpty()) {
             return;
         }
-        Item standing = item(event, "Standing", "49.00", false);
-        Item balcony = item(event, "Balcony seat", "89.00", true);
-        quota(event, "Floor", 100, standing);
-        quota(event, "Balcony", 10, balcony);
-        for (int number = 1; number <= 10; number++) {
-            Seat seat = new Seat();
-            seat.eventId = event.id;
-            seat.guid = "balcony-" + number;
-            seat.name = "Balcony, seat " + number;
-            seat.itemId = balcony.id;
-            seat.persist();
-        }
-        Voucher voucher = new Voucher();
-        voucher.eventId = event.id;
-        voucher.code = "FRIENDS";
-        voucher.maxUsages = 5;
-        voucher.persist();
+        Item standing = inventory.createItem(event, new InventoryRequests.NewItem("Standing", "49.00", false, true));
+        Item balcony = inventory.createItem(event, new InventoryRequests.NewItem("Balcony seat", "89.00", true, true));
+        inventory.createQuota(event, new InventoryRequests.NewQuota("Floor", 100, List.of(standing.id)));
+        inventory.createQuota(event, new InventoryRequests.NewQuota("Balcony", 10, List.of(balcony.id)));
+        seats.create(event, new InventoryRequests.NewSeats(IntStream.rangeClosed(1, 10)
+                .mapToObj(n -> new InventoryRequests.NewSeat("balcony-" + n, "Balcony, seat " + n, balcony.id, false))
+                .toList()));
+        vouchers.create(event, new InventoryRequests.NewVoucher("FRIENDS", 5, null, null, null, null, false));
         LOG.infof("created the demo event '%s' with its items, seats and voucher", SLUG);
-    }
-
-    private static Item item(Event event, String name, String price, boolean requiresSeat) {
-        Item item = new Item();
-        item.eventId = event.id;
-        item.name = name;
-        item.price = new BigDecimal(price);
-        item.requiresSeat = requiresSeat;
-        item.persistAndFlush();
-        return item;
-    }
-
-    private static void quota(Event event, String name, int size, Item item) {
-        Quota quota = new Quota();
-        quota.eventId = event.id;
-        quota.name = name;
-        quota.size = size;
-        quota.itemIds.add(item.id);
-        quota.persist();
     }
 }
