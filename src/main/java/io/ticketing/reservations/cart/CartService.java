@@ -13,7 +13,6 @@ import jakarta.transaction.Transactional;
 
 import io.ticketing.reservations.auth.RandomIds;
 import io.ticketing.reservations.event.Event;
-import io.ticketing.reservations.inventory.Item;
 import io.ticketing.reservations.inventory.Seat;
 import io.ticketing.reservations.inventory.Voucher;
 import io.ticketing.reservations.locking.DurableTransaction;
@@ -73,19 +72,14 @@ public class CartService {
         }
         Cart cart = lock(event, cartId);
         List<Claim> claims = claimsFor(event, positions);
-        reservations.reserve(event.id, claims, List.of());
         Instant expires = Deadlines.inSeconds(event.cartTtlSeconds);
-        for (Claim claim : claims) {
-            CartPosition position = new CartPosition();
-            position.cartId = cart.id;
-            position.itemId = claim.itemId();
-            position.seatId = claim.seatId();
-            position.voucherId = claim.voucherId();
-            position.price = Item.<Item>findById(claim.itemId()).price;
-            position.expires = expires;
-            position.persist();
+        if (expires.isAfter(cart.expires)) {
+            // Written before the locks (the row is already ours), so the locked part is the check and one insert.
+            cart.expires = expires;
+            Cart.flush();
         }
-        cart.expires = expires.isAfter(cart.expires) ? expires : cart.expires;
+        reservations.reserve(event.id, claims, List.of());
+        CartPosition.insertAll(cart.id, claims, expires);
         return cart;
     }
 
@@ -96,7 +90,8 @@ public class CartService {
         List<CartPosition> positions = cart.positions();
         reviveStale(event, positions);
         Instant expires = Deadlines.inSeconds(event.cartTtlSeconds);
-        positions.forEach(position -> position.expires = expires);
+        // One statement for all positions: the usage counters are then updated in one ordered pass.
+        CartPosition.update("expires = ?1 where cartId = ?2", expires, cart.id);
         cart.expires = expires;
         return cart;
     }

@@ -1,5 +1,8 @@
 package io.ticketing.reservations.order;
 
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -73,10 +76,11 @@ public class OrderService {
         order.code = RandomIds.next();
         order.email = request.email().strip();
         order.status = Order.Status.PENDING;
-        order.createdAt = Deadlines.inSeconds(0);
-        order.expires = order.createdAt.plusSeconds(event.paymentTermSeconds);
+        order.createdAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        order.expires = Deadlines.inSeconds(event.paymentTermSeconds);
         order.persist();
-        for (CartPosition position : positions) {
+        // In item order, so that checkouts update the items' sales counters in one order and cannot deadlock.
+        for (CartPosition position : positions.stream().sorted(Comparator.comparing(p -> p.itemId)).toList()) {
             OrderPosition sold = new OrderPosition();
             sold.orderId = order.id;
             sold.itemId = position.itemId;

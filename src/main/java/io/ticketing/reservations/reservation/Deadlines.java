@@ -3,13 +3,18 @@ package io.ticketing.reservations.reservation;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
-/** Deadlines of holds and orders, at the microsecond precision PostgreSQL stores, so responses match reads. */
+/**
+ * Deadlines of holds and orders: whole seconds, rounded up so a hold lasts at least its TTL. Whole seconds let
+ * the usage counters (migration V5) drop an expired hold exactly at its deadline.
+ */
 public final class Deadlines {
 
     private Deadlines() {
     }
 
     public static Instant inSeconds(int seconds) {
-        return Instant.now().truncatedTo(ChronoUnit.MICROS).plusSeconds(seconds);
+        Instant now = Instant.now();
+        Instant second = now.truncatedTo(ChronoUnit.SECONDS);
+        return (second.equals(now) ? second : second.plusSeconds(1)).plusSeconds(seconds);
     }
 }

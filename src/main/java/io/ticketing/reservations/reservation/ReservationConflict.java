@@ -1,6 +1,7 @@
 package io.ticketing.reservations.reservation;
 
 import io.ticketing.reservations.inventory.Item;
+import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
 import io.ticketing.reservations.inventory.Seat;
 import io.ticketing.reservations.inventory.Voucher;
 import io.ticketing.reservations.problem.ApiException;
@@ -17,14 +18,14 @@ public class ReservationConflict extends ApiException {
         return this;
     }
 
-    static ReservationConflict quotaExhausted(Item item, QuotaRow quota, long available, long wanted) {
+    static ReservationConflict quotaExhausted(Item item, CountedQuota quota, long available, long wanted) {
         return new ReservationConflict("quota_exhausted",
                 "Item '" + item.name + "' (" + item.id + ") is sold out in quota '" + quota.name() + "' ("
                         + quota.id() + "): " + available + " left, " + wanted + " wanted.")
                 .and("item_id", item.id).and("quota_id", quota.id()).and("available_number", available);
     }
 
-    static ReservationConflict voucherOverbooks(QuotaRow quota, long available, long wanted) {
+    static ReservationConflict voucherOverbooks(CountedQuota quota, long available, long wanted) {
         return new ReservationConflict("quota_exhausted",
                 "Quota '" + quota.name() + "' (" + quota.id() + ") has " + available + " left; the voucher would block "
                         + wanted + ".")

@@ -3,7 +3,6 @@ package io.ticketing.reservations.reservation;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,8 +19,8 @@ import jakarta.persistence.EntityManager;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.ticketing.reservations.inventory.EventOwnedEntity;
 import io.ticketing.reservations.inventory.Item;
-import io.ticketing.reservations.inventory.QuotaAvailability;
 import io.ticketing.reservations.inventory.QuotaCounter;
+import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
 import io.ticketing.reservations.inventory.Seat;
 import io.ticketing.reservations.inventory.SeatHolds;
 import io.ticketing.reservations.inventory.Voucher;
@@ -49,13 +48,6 @@ import io.ticketing.reservations.problem.NotFoundException;
  */
 @ApplicationScoped
 public class Reservations {
-
-    /** Which quotas an item is in, with their current size. */
-    private static final String QUOTAS_OF_ITEMS = """
-            SELECT qi.item_id, q.id, q.name, q.size FROM quota_items qi JOIN quotas q ON q.id = qi.quota_id
-            WHERE qi.item_id = ANY(:items) ORDER BY q.id""";
-
-    private static final String QUOTA = "SELECT id, name, size FROM quotas WHERE id = :quota";
 
     /** The claimed seats that cannot be sold to this buyer. */
     private static final String TAKEN_SEATS = "SELECT s.id FROM seats s WHERE s.id = ANY(:seats) AND "
@@ -94,15 +86,15 @@ public class Reservations {
             Map<Long, Item> items = EventOwnedEntity.byIds(Item.class, eventId, ids(claims, Claim::itemId));
             Map<Long, Seat> seats = EventOwnedEntity.byIds(Seat.class, eventId, ids(claims, Claim::seatId));
             Map<Long, Voucher> vouchers = EventOwnedEntity.byIds(Voucher.class, eventId, ids(claims, Claim::voucherId));
-            Map<Long, List<QuotaRow>> quotasSeenBefore = quotasOf(items.keySet());
+            List<CountedQuota> quotasSeenBefore = counter.ofItems(items.keySet(), ownPositions);
             checkRules(claims, items, seats, vouchers, quotasSeenBefore);
 
             Set<LockTarget> locked = objectsToLock(claims, vouchers, quotasSeenBefore);
             locks.lockObjects(eventId, locked);
 
-            Map<Long, List<QuotaRow>> quotas = quotasOf(items.keySet());
+            List<CountedQuota> quotas = counter.ofItems(items.keySet(), ownPositions);
             requireLocked(objectsToLock(claims, vouchers, quotas), locked);
-            checkQuotas(claims, items, vouchers, quotas, ownPositions);
+            checkQuotas(claims, items, vouchers, quotas);
             Long taken = firstTakenSeat(ids(claims, Claim::seatId), ownPositions, ids(claims, Claim::voucherId));
             if (taken != null) {
                 throw ReservationConflict.seatUnavailable(seats.get(taken));
@@ -119,7 +111,7 @@ public class Reservations {
         countingRefusals(() -> {
             Set<LockTarget> locked = new HashSet<>();
             if (voucher.blockQuota) {
-                blockedBy(voucher).stream().filter(QuotaRow::isFinite)
+                blockedBy(voucher).stream().filter(CountedQuota::isFinite)
                         .forEach(quota -> locked.add(LockTarget.quota(quota.id())));
             }
             if (seat != null) {
@@ -131,10 +123,10 @@ public class Reservations {
             locks.lockObjects(voucher.eventId, locked);
 
             if (voucher.blockQuota) {
-                List<QuotaRow> quotas = blockedBy(voucher).stream().filter(QuotaRow::isFinite).toList();
+                List<CountedQuota> quotas = blockedBy(voucher).stream().filter(CountedQuota::isFinite).toList();
                 requireLocked(quotas.stream().map(quota -> LockTarget.quota(quota.id())).toList(), locked);
-                for (QuotaRow quota : quotas) {
-                    Integer left = counter.count(quota.id(), quota.size(), List.of()).availableNumber();
+                for (CountedQuota quota : quotas) {
+                    int left = quota.availability().availableNumber();
                     if (left < voucher.maxUsages) {
                         throw ReservationConflict.voucherOverbooks(quota, left, voucher.maxUsages);
                     }
@@ -156,12 +148,12 @@ public class Reservations {
     }
 
     /** The objects a set of claims consumes, in the SPEC's words: finite quotas that grow, seats, vouchers. */
-    static Set<LockTarget> objectsToLock(List<Claim> claims, Map<Long, Voucher> vouchers,
-            Map<Long, List<QuotaRow>> quotasOfItems) {
+    private static Set<LockTarget> objectsToLock(List<Claim> claims, Map<Long, Voucher> vouchers,
+            List<CountedQuota> quotas) {
         Set<LockTarget> targets = new HashSet<>();
         for (Claim claim : claims) {
             if (!usesBlockingVoucher(claim, vouchers)) {
-                quotasOfItems.getOrDefault(claim.itemId(), List.of()).stream().filter(QuotaRow::isFinite)
+                quotasOf(claim.itemId(), quotas).stream().filter(CountedQuota::isFinite)
                         .forEach(quota -> targets.add(LockTarget.quota(quota.id())));
             }
             if (claim.seatId() != null) {
@@ -176,14 +168,14 @@ public class Reservations {
 
     /** What the caller asks for must make sense before anything is locked. */
     private static void checkRules(List<Claim> claims, Map<Long, Item> items, Map<Long, Seat> seats,
-            Map<Long, Voucher> vouchers, Map<Long, List<QuotaRow>> quotasOfItems) {
+            Map<Long, Voucher> vouchers, List<CountedQuota> quotas) {
         Set<Long> seatsClaimed = new HashSet<>();
         for (Claim claim : claims) {
             Item item = items.get(claim.itemId());
             if (item == null) {
                 throw new NotFoundException("item", claim.itemId());
             }
-            if (!item.active || quotasOfItems.getOrDefault(item.id, List.of()).isEmpty()) {
+            if (!item.active || quotasOf(item.id, quotas).isEmpty()) {
                 throw ReservationConflict.notOnSale(item);
             }
             Seat seat = claim.seatId() == null ? null : seats.get(claim.seatId());
@@ -198,12 +190,12 @@ public class Reservations {
             }
             Voucher voucher = claim.voucherId() == null ? null : vouchers.get(claim.voucherId());
             if (voucher != null) {
-                checkVoucherFits(voucher, item, seat, quotasOfItems.getOrDefault(item.id, List.of()));
+                checkVoucherFits(voucher, item, seat, quotasOf(item.id, quotas));
             }
         }
     }
 
-    private static void checkVoucherFits(Voucher voucher, Item item, Seat seat, List<QuotaRow> quotasOfItem) {
+    private static void checkVoucherFits(Voucher voucher, Item item, Seat seat, List<CountedQuota> quotasOfItem) {
         if (voucher.hasExpired(Instant.now())) {
             throw ReservationConflict.voucherExpired(voucher);
         }
@@ -230,26 +222,26 @@ public class Reservations {
         }
     }
 
-    private void checkQuotas(List<Claim> claims, Map<Long, Item> items, Map<Long, Voucher> vouchers,
-            Map<Long, List<QuotaRow>> quotasOfItems, Collection<Long> ownPositions) {
-        Map<QuotaRow, List<Item>> wanted = new LinkedHashMap<>();
+    private static void checkQuotas(List<Claim> claims, Map<Long, Item> items, Map<Long, Voucher> vouchers,
+            List<CountedQuota> quotas) {
+        Map<CountedQuota, List<Item>> wanted = new LinkedHashMap<>();
         for (Claim claim : claims) {
-            List<QuotaRow> quotas = quotasOfItems.getOrDefault(claim.itemId(), List.of());
-            if (quotas.isEmpty()) {
+            List<CountedQuota> quotasOfItem = quotasOf(claim.itemId(), quotas);
+            if (quotasOfItem.isEmpty()) {
                 throw ReservationConflict.notOnSale(items.get(claim.itemId()));
             }
             if (!usesBlockingVoucher(claim, vouchers)) {
-                quotas.stream().filter(QuotaRow::isFinite)
+                quotasOfItem.stream().filter(CountedQuota::isFinite)
                         .forEach(quota -> wanted.computeIfAbsent(quota, q -> new ArrayList<>())
                                 .add(items.get(claim.itemId())));
             }
         }
-        for (Map.Entry<QuotaRow, List<Item>> demand : wanted.entrySet()) {
-            QuotaRow quota = demand.getKey();
-            QuotaAvailability availability = counter.count(quota.id(), quota.size(), ownPositions);
-            if (availability.availableNumber() < demand.getValue().size()) {
-                throw ReservationConflict.quotaExhausted(demand.getValue().get(0), quota,
-                        availability.availableNumber(), demand.getValue().size());
+        for (Map.Entry<CountedQuota, List<Item>> demand : wanted.entrySet()) {
+            CountedQuota quota = demand.getKey();
+            int left = quota.availability().availableNumber();
+            if (left < demand.getValue().size()) {
+                throw ReservationConflict.quotaExhausted(demand.getValue().get(0), quota, left,
+                        demand.getValue().size());
             }
         }
     }
@@ -285,33 +277,14 @@ public class Reservations {
         }
     }
 
-    private Map<Long, List<QuotaRow>> quotasOf(Set<Long> itemIds) {
-        Map<Long, List<QuotaRow>> quotas = new HashMap<>();
-        if (itemIds.isEmpty()) {
-            return quotas;
-        }
-        List<?> rows = entityManager.createNativeQuery(QUOTAS_OF_ITEMS)
-                .setParameter("items", itemIds.toArray(Long[]::new)).getResultList();
-        for (Object row : rows) {
-            Object[] columns = (Object[]) row;
-            quotas.computeIfAbsent(((Number) columns[0]).longValue(), item -> new ArrayList<>())
-                    .add(quotaRow(columns, 1));
-        }
-        return quotas;
+    private static List<CountedQuota> quotasOf(long itemId, List<CountedQuota> quotas) {
+        return quotas.stream().filter(quota -> quota.itemIds().contains(itemId)).toList();
     }
 
-    private List<QuotaRow> blockedBy(Voucher voucher) {
-        if (voucher.quotaId == null) {
-            return quotasOf(Set.of(voucher.itemId)).getOrDefault(voucher.itemId, List.of());
-        }
-        Object[] row = (Object[]) entityManager.createNativeQuery(QUOTA).setParameter("quota", voucher.quotaId)
-                .getSingleResult();
-        return List.of(quotaRow(row, 0));
-    }
-
-    private static QuotaRow quotaRow(Object[] columns, int first) {
-        Integer size = columns[first + 2] == null ? null : ((Number) columns[first + 2]).intValue();
-        return new QuotaRow(((Number) columns[first]).longValue(), (String) columns[first + 1], size);
+    private List<CountedQuota> blockedBy(Voucher voucher) {
+        return voucher.quotaId == null
+                ? counter.ofItems(List.of(voucher.itemId), List.of())
+                : counter.ofQuotas(List.of(voucher.quotaId));
     }
 
     private static boolean usesBlockingVoucher(Claim claim, Map<Long, Voucher> vouchers) {

@@ -7,7 +7,7 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
  * Keeps the bookkeeping tables small: finished tasks and delivered webhooks after a week, idempotency keys
- * after their 24 hours. Each statement deletes at most a batch, so replicas running it together only
+ * after their 24 hours, hold counters an hour after their bucket stopped counting. Each statement deletes at most a batch, so replicas running it together only
  * share the work; a row one of them deletes is simply gone for the other.
  */
 @ApplicationScoped
@@ -22,7 +22,10 @@ public class Housekeeping implements Sweep {
                       WHERE delivered_at < now() - interval '7 days' LIMIT 1000)""",
             """
                     DELETE FROM idempotency_keys WHERE (caller, key) IN (SELECT caller, key FROM idempotency_keys
-                      WHERE created_at < now() - interval '24 hours' LIMIT 1000)"""};
+                      WHERE created_at < now() - interval '24 hours' LIMIT 1000)""",
+            """
+                    DELETE FROM item_holds WHERE (item_id, width, bucket) IN (SELECT item_id, width, bucket
+                      FROM item_holds WHERE bucket < now() - interval '1 hour' LIMIT 1000)"""};
 
     private final EntityManager entityManager;
 

@@ -1,12 +1,19 @@
 package io.ticketing.reservations.inventory;
 
+import static io.ticketing.reservations.support.Api.addToCart;
 import static io.ticketing.reservations.support.Api.admin;
+import static io.ticketing.reservations.support.Api.cartWith;
+import static io.ticketing.reservations.support.Api.checkout;
+import static io.ticketing.reservations.support.Api.newCart;
 import static io.ticketing.reservations.support.Api.newEvent;
 import static io.ticketing.reservations.support.Api.newItem;
 import static io.ticketing.reservations.support.Api.newQuota;
+import static io.ticketing.reservations.support.Api.newVoucher;
+import static io.ticketing.reservations.support.Api.storefront;
 import static org.hamcrest.Matchers.equalTo;
 
 import java.util.List;
+import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -16,6 +23,8 @@ import jakarta.transaction.Transactional;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.ticketing.reservations.reservation.Invariants;
+import io.ticketing.reservations.support.Sql;
 
 /**
  * The counting rules of SPEC section 1, with holds written straight into the database so each rule is
@@ -26,6 +35,9 @@ class QuotaCountingTest {
 
     @Inject
     Holds holds;
+
+    @Inject
+    Sql sql;
 
     @Test
     void availabilityCountsPaidPendingUnexpiredCartsAndBlockingVouchersOnly() {
@@ -71,6 +83,64 @@ class QuotaCountingTest {
         holds.order(event, "paid", ticket, ticket);
         admin().get("/api/v1/events/{event}/quotas/{quota}/availability", event, quota)
                 .then().statusCode(200).body("available_number", equalTo(0)).body("available", equalTo(false));
+    }
+
+    /**
+     * Holds are counted in one-second buckets near now and one-minute buckets further out (migration V5);
+     * deadlines on both sides of the next minute, and just past, must count exactly as the rule says.
+     */
+    @Test
+    void holdsCountUntilTheirDeadlineOnEitherSideOfTheMinuteHorizon() {
+        String event = newEvent("horizon");
+        long ticket = newItem(event, "Ticket", "10");
+        long quota = newQuota(event, 100, List.of(ticket));
+        for (String offset : List.of("-61", "-1", "1", "30", "59", "60", "61", "119", "3600")) {
+            holds.cartPosition(event, ticket, "date_trunc('second', now()) + interval '" + offset + " seconds'", null);
+        }
+        holds.cartPosition(event, ticket, "now() + interval '90.5 seconds'", null);
+
+        admin().get("/api/v1/events/{event}/quotas/{quota}/availability", event, quota)
+                .then().statusCode(200).body("cart_positions", equalTo(8));
+        Invariants.assertCountersAgree(sql, event);
+    }
+
+    /** Every flow that changes usage, through the API, leaves the counters equal to counting every row. */
+    @Test
+    void countersFollowEveryFlow() {
+        String event = newEvent("flows");
+        long ticket = newItem(event, "Ticket", "10");
+        long vip = newItem(event, "VIP", "50");
+        newQuota(event, 50, List.of(ticket, vip));
+        newQuota(event, 10, List.of(vip));
+        newVoucher(event, Map.of("code", "HOLD", "max_usages", 3, "item_id", ticket, "block_quota", true));
+
+        String kept = newCart(event);
+        addToCart(event, kept, Map.of("item_id", ticket, "quantity", 3)).then().statusCode(201);
+        addToCart(event, kept, Map.of("item_id", vip, "voucher_code", "hold")).then().statusCode(409);
+        addToCart(event, kept, Map.of("item_id", ticket, "voucher_code", "hold")).then().statusCode(201);
+        storefront().post("/api/v1/events/{event}/carts/{cart}/extend", event, kept).then().statusCode(200);
+        int removed = storefront().get("/api/v1/events/{event}/carts/{cart}", event, kept).then().extract()
+                .path("positions[0].id");
+        storefront().delete("/api/v1/events/{event}/carts/{cart}/positions/{position}", event, kept, removed)
+                .then().statusCode(204);
+        String deleted = cartWith(event, Map.of("item_id", vip));
+        storefront().delete("/api/v1/events/{event}/carts/{cart}", event, deleted).then().statusCode(204);
+        String stale = cartWith(event, Map.of("item_id", vip));
+        sql.expireCart(stale);
+        storefront().post("/api/v1/events/{event}/carts/{cart}/extend", event, stale).then().statusCode(200);
+
+        String paid = checkout(event, cartWith(event, Map.of("item_id", vip))).then().statusCode(201).extract()
+                .path("code");
+        admin().post("/api/v1/events/{event}/orders/{code}/mark_paid", event, paid).then().statusCode(200);
+        String canceled = checkout(event, kept).then().statusCode(201).extract().path("code");
+        admin().post("/api/v1/events/{event}/orders/{code}/cancel", event, canceled).then().statusCode(200);
+        String expired = checkout(event, cartWith(event, Map.of("item_id", ticket))).then().statusCode(201).extract()
+                .path("code");
+        sql.update("UPDATE orders SET status = 'expired' WHERE code = ?1", expired);
+        admin().post("/api/v1/events/{event}/orders/{code}/mark_paid", event, expired).then().statusCode(200);
+        checkout(event, stale).then().statusCode(201);
+
+        Invariants.assertCountersAgree(sql, event);
     }
 
     @ApplicationScoped

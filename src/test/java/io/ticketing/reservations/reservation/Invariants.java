@@ -1,14 +1,16 @@
 package io.ticketing.reservations.reservation;
 
+import static io.ticketing.reservations.support.Api.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.restassured.path.json.JsonPath;
 import io.ticketing.reservations.support.Sql;
 
 /**
  * The promises of SPEC sections 1 and 2, checked in SQL written independently of the service's own
  * counting code, over everything one event holds right now.
  */
-final class Invariants {
+public final class Invariants {
 
     private Invariants() {
     }
@@ -49,5 +51,30 @@ final class Invariants {
                           WHERE p.voucher_id = v.id AND o.status IN ('paid', 'pending'))""",
                 event))
                 .as("vouchers whose redeemed count disagrees with their orders").isEmpty();
+        assertCountersAgree(sql, event);
+    }
+
+    /** Availability comes from counters kept by triggers (migration V5); they must agree with every row. */
+    public static void assertCountersAgree(Sql sql, String event) {
+        for (Object id : sql.rows("SELECT q.id FROM quotas q JOIN events e ON e.id = q.event_id WHERE e.slug = ?1",
+                event)) {
+            long quota = ((Number) id).longValue();
+            JsonPath counted = admin().get("/api/v1/events/{event}/quotas/{quota}/availability", event, quota)
+                    .then().statusCode(200).extract().jsonPath();
+            for (String status : new String[]{"paid", "pending"}) {
+                assertThat(counted.getLong(status + "_orders")).as("%s positions in quota %d", status, quota)
+                        .isEqualTo(sql.number(
+                                """
+                                        SELECT count(*) FROM order_positions p JOIN orders o ON o.id = p.order_id
+                                        WHERE o.status = ?2 AND p.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = ?1)""",
+                                quota, status));
+            }
+            assertThat(counted.getLong("cart_positions")).as("cart positions in quota %d", quota).isEqualTo(sql.number(
+                    """
+                            SELECT count(*) FROM cart_positions c
+                            WHERE c.expires >= now() AND c.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = ?1)
+                              AND NOT EXISTS (SELECT 1 FROM vouchers v WHERE v.id = c.voucher_id AND v.block_quota)""",
+                    quota));
+        }
     }
 }
