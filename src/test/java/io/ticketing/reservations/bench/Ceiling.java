@@ -7,9 +7,13 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import io.ticketing.reservations.cart.CartPosition;
+import io.ticketing.reservations.inventory.QuotaCounter;
 
 /**
  * What PostgreSQL itself can do per reservation, measured with pgbench at the same concurrency on the same
@@ -24,29 +28,60 @@ final class Ceiling {
 
     private static final int CARTS = 200;
 
-    /** Take the sorted advisory locks, read the quota row, insert the hold, commit. */
+    /**
+     * Where the minimal scripts write: the service's tables without its triggers, counters and foreign keys,
+     * so the ceiling is what PostgreSQL does for the bare minimum.
+     */
+    private static final String MINIMAL_TABLES = """
+            CREATE TABLE IF NOT EXISTS bench_carts (LIKE carts INCLUDING ALL);
+            CREATE TABLE IF NOT EXISTS bench_holds (LIKE cart_positions INCLUDING ALL);
+            CREATE TABLE IF NOT EXISTS bench_orders (LIKE orders INCLUDING ALL);
+            CREATE TABLE IF NOT EXISTS bench_order_positions (LIKE order_positions INCLUDING ALL)""";
+
+    /** One reservation: take the sorted advisory locks, read the quota row, insert the hold, commit. */
     private static final String MINIMAL = """
             \\set cart random(1, %6$d)
             BEGIN;
             SELECT acquire_advisory_locks(ARRAY[%1$d, %2$d]::bigint[], ARRAY[true, false], 3000);
             SELECT size FROM quotas WHERE id = %3$d;
-            INSERT INTO cart_positions (cart_id, item_id, price, expires) VALUES ('%5$s-' || :cart, %4$d, 10, now() + interval '30 minutes');
+            INSERT INTO bench_holds (cart_id, item_id, price, expires) VALUES ('%5$s-' || :cart, %4$d, 10, now() + interval '30 minutes');
             COMMIT;
             """;
 
-    /** The statements of one add to cart, as the service sends them (event lookup, cart row lock, ...). */
+    /**
+     * One purchase: create the cart; the reservation above; then the order, its position and the cart's removal
+     * in one transaction (a valid hold is carried over without a lock).
+     */
+    private static final String MINIMAL_PURCHASE = """
+            INSERT INTO bench_carts (id, event_id, expires) VALUES (md5(random()::text), %8$d, now() + interval '30 minutes') RETURNING id AS cart \\gset
+            BEGIN;
+            SELECT acquire_advisory_locks(ARRAY[%1$d, %2$d]::bigint[], ARRAY[true, false], 3000);
+            SELECT size FROM quotas WHERE id = %3$d;
+            INSERT INTO bench_holds (cart_id, item_id, price, expires) VALUES (:cart, %4$d, 10, now() + interval '30 minutes');
+            COMMIT;
+            BEGIN;
+            INSERT INTO bench_orders (event_id, code, email, status, expires) VALUES (%8$d, md5(random()::text), 'buyer@example.com', 'pending', now() + interval '14 days') RETURNING id AS sold \\gset
+            INSERT INTO bench_order_positions (order_id, item_id, price) SELECT :sold, item_id, price FROM bench_holds WHERE cart_id = :cart;
+            DELETE FROM bench_holds WHERE cart_id = :cart;
+            DELETE FROM bench_carts WHERE id = :cart;
+            COMMIT;
+            """;
+
+    /**
+     * The statements of one add to cart as the service sends them: the event, the cart row lock, the cart's new
+     * deadline, the items, the quotas counted before and after the locks, the insert, and the cart read back.
+     */
     private static final String SERVICE = """
             \\set cart random(1, %6$d)
             SELECT id, cart_ttl_seconds, currency, name, payment_term_seconds, slug, version, created_at FROM events WHERE slug = '%7$s';
             BEGIN;
             SELECT id, created_at, event_id, expires FROM carts WHERE id = '%5$s-' || :cart AND event_id = %8$d FOR UPDATE;
-            SELECT id, active, event_id, name, price, requires_seat, version FROM items WHERE event_id = %8$d AND id IN (%4$d);
-            SELECT qi.item_id, q.id, q.name, q.size FROM quota_items qi JOIN quotas q ON q.id = qi.quota_id WHERE qi.item_id = ANY(ARRAY[%4$d]::bigint[]) ORDER BY q.id;
-            SELECT acquire_advisory_locks(ARRAY[%1$d, %2$d]::bigint[], ARRAY[true, false], 3000);
-            SELECT qi.item_id, q.id, q.name, q.size FROM quota_items qi JOIN quotas q ON q.id = qi.quota_id WHERE qi.item_id = ANY(ARRAY[%4$d]::bigint[]) ORDER BY q.id;
-            WITH quota_item AS (SELECT item_id FROM quota_items WHERE quota_id = %3$d) SELECT (SELECT count(*) FROM order_positions p JOIN orders o ON o.id = p.order_id WHERE o.status = 'paid' AND p.item_id IN (SELECT item_id FROM quota_item)), (SELECT count(*) FROM order_positions p JOIN orders o ON o.id = p.order_id WHERE o.status = 'pending' AND p.item_id IN (SELECT item_id FROM quota_item)), (SELECT count(*) FROM cart_positions c LEFT JOIN vouchers v ON v.id = c.voucher_id WHERE c.item_id IN (SELECT item_id FROM quota_item) AND c.expires >= now() AND NOT coalesce(v.block_quota, false) AND c.id <> ALL('{}'::bigint[])), (SELECT coalesce(sum(greatest(v.max_usages - v.redeemed, 0)), 0) FROM vouchers v WHERE v.block_quota AND (v.valid_until IS NULL OR v.valid_until >= now()) AND (v.quota_id = %3$d OR v.item_id IN (SELECT item_id FROM quota_item)));
-            INSERT INTO cart_positions (cart_id, expires, item_id, price, seat_id, voucher_id) VALUES ('%5$s-' || :cart, now() + interval '30 minutes', %4$d, 10, NULL, NULL) RETURNING id;
             UPDATE carts SET event_id = %8$d, expires = now() + interval '30 minutes' WHERE id = '%5$s-' || :cart;
+            SELECT id, active, event_id, name, price, requires_seat, version FROM items WHERE event_id = %8$d AND id IN (%4$d);
+            %9$s;
+            SELECT acquire_advisory_locks(ARRAY[%1$d, %2$d]::bigint[], ARRAY[true, false], 3000);
+            %9$s;
+            %10$s;
             COMMIT;
             SELECT id, cart_id, expires, item_id, price, seat_id, voucher_id FROM cart_positions WHERE cart_id = '%5$s-' || :cart ORDER BY id;
             """;
@@ -70,6 +105,11 @@ final class Ceiling {
         return run(MINIMAL, target, clients);
     }
 
+    /** Minimal purchases (cart, reservation, order) per second, or null without pgbench. */
+    Double minimalPurchase(Target target, int clients) throws Exception {
+        return run(MINIMAL_PURCHASE, target, clients);
+    }
+
     /** Transactions per second of the service's own statements for one add, or null without pgbench. */
     Double service(Target target, int clients) throws Exception {
         return run(SERVICE, target, clients);
@@ -81,8 +121,10 @@ final class Ceiling {
         }
         String prefix = "pgbench-" + System.nanoTime();
         try (Connection connection = DriverManager.getConnection(url, user, password);
+                Statement tables = connection.createStatement();
                 PreparedStatement insert = connection
                         .prepareStatement("INSERT INTO carts (id, event_id, expires) VALUES (?, ?, now())")) {
+            tables.execute(MINIMAL_TABLES);
             for (int i = 1; i <= CARTS; i++) {
                 insert.setString(1, prefix + "-" + i);
                 insert.setLong(2, target.eventId());
@@ -91,8 +133,14 @@ final class Ceiling {
             insert.executeBatch();
         }
         Path script = Files.createTempFile("bench", ".sql");
+        String count = QuotaCounter.COUNT.replace(":quotas", "'{}'::bigint[]")
+                .replace(":items", "ARRAY[" + target.itemId() + "]::bigint[]").replace(":excluded", "'{}'::bigint[]");
+        String insert = CartPosition.INSERT_ALL.replace(":cart", "'" + prefix + "-' || :cart")
+                .replace(":items", "ARRAY[" + target.itemId() + "]::bigint[]")
+                .replace(":seats", "ARRAY[NULL]::bigint[]").replace(":vouchers", "ARRAY[NULL]::bigint[]")
+                .replace(":expires", "now() + interval '30 minutes'");
         Files.writeString(script, template.formatted((1L << 56) | target.eventId(), (2L << 56) | target.quotaId(),
-                target.quotaId(), target.itemId(), prefix, CARTS, target.slug(), target.eventId()));
+                target.quotaId(), target.itemId(), prefix, CARTS, target.slug(), target.eventId(), count, insert));
         Matcher address = Pattern.compile("jdbc:postgresql://([^:/]+):(\\d+)/([^?]+)").matcher(url);
         if (!address.find()) {
             throw new IllegalStateException("cannot read host, port and database from " + url);

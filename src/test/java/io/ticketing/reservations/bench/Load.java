@@ -28,10 +28,15 @@ final class Load {
         }
     }
 
-    /** A storefront HTTP client; one per thread, on the shared connection pool of the JDK client. */
+    /**
+     * A storefront HTTP client; one per thread, on the shared connection pool of the JDK client. HTTP/1.1 with
+     * keep-alive, as a storefront's backend pool talks: the JDK client's default, HTTP/2, would multiplex every
+     * client over one connection and so through one of the service's event loops.
+     */
     static final class Client {
 
-        private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).build();
 
         private final String base;
         private final String token;

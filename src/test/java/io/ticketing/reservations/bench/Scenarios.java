@@ -1,5 +1,7 @@
 package io.ticketing.reservations.bench;
 
+import java.sql.Connection;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -21,29 +23,71 @@ final class Scenarios {
     private Scenarios() {
     }
 
-    static Prepared prepare(String scenario, Admin admin, List<Load.Client> buyers) throws Exception {
+    /** {@code 1+N} is scenario 1 on a quota that already has N live holds and N sold positions. */
+    static Prepared prepare(String scenario, Admin admin, List<Load.Client> buyers, Connection sql) throws Exception {
         return switch (scenario) {
-            case "1" -> hotQuota(admin, buyers);
+            case "1" -> hotQuota(admin, buyers, sql, 0);
             case "2" -> purchase(admin);
             case "3" -> seats(admin, 0);
             case "4" -> spread(admin, buyers);
             case "5" -> seats(admin, 10);
-            default -> throw new IllegalArgumentException("no scenario " + scenario);
+            default -> {
+                if (scenario.startsWith("1+")) {
+                    yield hotQuota(admin, buyers, sql, Integer.parseInt(scenario.substring(2)));
+                }
+                throw new IllegalArgumentException("no scenario " + scenario);
+            }
         };
     }
 
-    /** (1) Each buyer adds one ticket to one of its carts (a cart holds a few tickets, as a real one does). */
-    private static Prepared hotQuota(Admin admin, List<Load.Client> buyers) throws Exception {
+    /**
+     * (1) Each buyer adds one ticket to one of its carts (a cart holds a few tickets, as a real one does), after
+     * {@code sold} holds and {@code sold} order positions were written on the quota.
+     */
+    private static Prepared hotQuota(Admin admin, List<Load.Client> buyers, Connection sql, int sold)
+            throws Exception {
         String[] event = admin.event();
         long item = admin.item(event[0], false);
         admin.quota(event[0], item, HOT_QUOTA);
+        sellBeforehand(sql, Long.parseLong(event[1]), item, sold);
         List<List<String>> carts = carts(buyers, i -> event[0]);
         String body = "{\"positions\":[{\"item_id\":" + item + "}]}";
-        return new Prepared("1 add one ticket, one hot quota", (client, index) -> {
+        String name = sold == 0
+                ? "1 add one ticket, one hot quota"
+                : String.format("1 after %,d held + %,d sold", sold, sold);
+        return new Prepared(name, (client, index) -> {
             List<String> mine = carts.get(index);
             String cart = mine.get(client.random.nextInt(mine.size()));
             return client.accepted(client.post("/api/v1/events/" + event[0] + "/carts/" + cart + "/positions", body));
-        }, 1, true);
+        }, 1, sold == 0);
+    }
+
+    /**
+     * Holds with deadlines spread over the next 30 minutes, as a running sale leaves them, in carts of ten; and
+     * as many order positions, half paid and half pending, in orders of five. Written in SQL: it is set-up.
+     */
+    private static void sellBeforehand(Connection sql, long event, long item, int count) throws Exception {
+        if (count == 0) {
+            return;
+        }
+        try (Statement statement = sql.createStatement()) {
+            statement.execute(String.format("""
+                    INSERT INTO carts (id, event_id, expires)
+                    SELECT 'bench-held-%1$d-' || lpad(g::text, 9, '0'), %2$d, now() + interval '31 minutes'
+                    FROM generate_series(0, %3$d / 10) g;
+                    INSERT INTO cart_positions (cart_id, item_id, price, expires)
+                    SELECT 'bench-held-%1$d-' || lpad((g / 10)::text, 9, '0'), %1$d, 10,
+                      date_trunc('second', now()) + (1 + g %% 1800) * interval '1 second'
+                    FROM generate_series(0, %3$d - 1) g;
+                    INSERT INTO orders (event_id, code, email, status, expires)
+                    SELECT %2$d, md5(random()::text), 'buyer@example.com',
+                      CASE WHEN g %% 2 = 0 THEN 'paid' ELSE 'pending' END, now() + interval '14 days'
+                    FROM generate_series(1, %3$d / 5) g;
+                    INSERT INTO order_positions (order_id, item_id, price)
+                    SELECT o.id, %1$d, 10 FROM orders o CROSS JOIN generate_series(1, 5) WHERE o.event_id = %2$d""",
+                    item, event, count));
+            statement.execute("VACUUM ANALYZE item_holds, item_sales, cart_positions, order_positions, orders");
+        }
     }
 
     /** (2) The whole purchase: create a cart, add a ticket, check out. */

@@ -10,6 +10,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -43,8 +45,15 @@ final class Service implements AutoCloseable {
             port = socket.getLocalPort();
         }
         // The JVM sizes itself as in the container image (docker/Dockerfile) under the 512 MiB limit of k8s/.
-        ProcessBuilder builder = new ProcessBuilder("java", "-XX:MaxRAM=512m", "-XX:MaxRAMPercentage=60",
-                "-XX:+UseSerialGC", "-jar", jar.toString())
+        List<String> command = new ArrayList<>(List.of("java", "-XX:MaxRAM=512m", "-XX:MaxRAMPercentage=60",
+                "-XX:+UseSerialGC"));
+        // For profiling, e.g. BENCH_SERVICE_JAVA_OPTS=-XX:StartFlightRecording=filename=target/service.jfr
+        String extraOptions = System.getenv("BENCH_SERVICE_JAVA_OPTS");
+        if (extraOptions != null && !extraOptions.isBlank()) {
+            command.addAll(List.of(extraOptions.trim().split("\\s+")));
+        }
+        command.addAll(List.of("-jar", jar.toString()));
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true).redirectOutput(new File("target/bench-service.log"));
         Map<String, String> env = builder.environment();
         env.put("QUARKUS_DATASOURCE_JDBC_URL", jdbcUrl);
