@@ -87,14 +87,15 @@ class QuotaCountingTest {
 
     /**
      * Holds are counted in one-second buckets near now and one-minute buckets further out (migration V5);
-     * deadlines on both sides of the next minute, and just past, must count exactly as the rule says.
+     * deadlines on both sides of the next minute, and just past, must count exactly as the rule says. The
+     * nearest live deadline is 5 s away, so none runs out between the two counts.
      */
     @Test
     void holdsCountUntilTheirDeadlineOnEitherSideOfTheMinuteHorizon() {
         String event = newEvent("horizon");
         long ticket = newItem(event, "Ticket", "10");
         long quota = newQuota(event, 100, List.of(ticket));
-        for (String offset : List.of("-61", "-1", "1", "30", "59", "60", "61", "119", "3600")) {
+        for (String offset : List.of("-61", "-1", "5", "30", "59", "60", "61", "119", "3600")) {
             holds.cartPosition(event, ticket, "date_trunc('second', now()) + interval '" + offset + " seconds'", null);
         }
         holds.cartPosition(event, ticket, "now() + interval '90.5 seconds'", null);
