@@ -46,6 +46,8 @@ public final class Bench {
     }
 
     public static void main(String[] args) throws Exception {
+        // exec:java runs this in its own class loader, where DriverManager's start-up scan never looked.
+        DriverManager.registerDriver(new org.postgresql.Driver());
         String url = System.getenv("BENCH_JDBC_URL");
         EmbeddedDatabase embedded = null;
         String user = System.getenv().getOrDefault("BENCH_JDBC_USER", "postgres");
