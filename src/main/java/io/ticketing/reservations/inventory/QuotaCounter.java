@@ -50,13 +50,37 @@ public class QuotaCounter {
             FROM quota q LEFT JOIN member m ON m.quota_id = q.id LEFT JOIN item_usage u ON u.item_id = m.item_id
             GROUP BY q.id, q.name, q.size ORDER BY q.id""";
 
-    /** A quota as counted: {@code size} is null when unlimited. */
-    public record CountedQuota(long id, String name, Integer size, Set<Long> itemIds,
-            QuotaAvailability availability) {
+    /**
+     * The quotas the items are in, with their sizes and all their members, not counted: enough to decide what to
+     * lock, read before the locks are held.
+     */
+    private static final String MEMBERSHIPS = """
+            SELECT q.id, q.size, array_agg(m.item_id ORDER BY m.item_id)
+            FROM quotas q JOIN quota_items m ON m.quota_id = q.id
+            WHERE q.id IN (SELECT quota_id FROM quota_items WHERE item_id = ANY(:items))
+            GROUP BY q.id, q.size ORDER BY q.id""";
 
-        public boolean isFinite() {
-            return size != null;
+    /** What deciding which quotas a claim locks needs: a quota's id, its size (null when unlimited), its items. */
+    public interface QuotaMembers {
+
+        long id();
+
+        Integer size();
+
+        Set<Long> itemIds();
+
+        default boolean isFinite() {
+            return size() != null;
         }
+    }
+
+    /** A quota as read before the locks: who is in it, not how much is left. */
+    public record Membership(long id, Integer size, Set<Long> itemIds) implements QuotaMembers {
+    }
+
+    /** A quota as counted. */
+    public record CountedQuota(long id, String name, Integer size, Set<Long> itemIds,
+            QuotaAvailability availability) implements QuotaMembers {
     }
 
     private final EntityManager entityManager;
@@ -81,6 +105,18 @@ public class QuotaCounter {
         return count(List.of(), itemIds, excludedCartPositions);
     }
 
+    /** Every quota the items are in, with its members, without counting: what to lock. */
+    public List<Membership> membershipsOf(Collection<Long> itemIds) {
+        List<?> rows = entityManager.createNativeQuery(MEMBERSHIPS).setParameter("items", itemIds.toArray(Long[]::new))
+                .getResultList();
+        List<Membership> quotas = new ArrayList<>();
+        for (Object row : rows) {
+            Object[] columns = (Object[]) row;
+            quotas.add(new Membership(number(columns[0]), size(columns[1]), itemIds(columns[2])));
+        }
+        return quotas;
+    }
+
     private List<CountedQuota> count(Collection<Long> quotaIds, Collection<Long> itemIds,
             Collection<Long> excludedCartPositions) {
         List<?> rows = entityManager.createNativeQuery(COUNT)
@@ -90,16 +126,24 @@ public class QuotaCounter {
         List<CountedQuota> quotas = new ArrayList<>();
         for (Object row : rows) {
             Object[] columns = (Object[]) row;
-            Integer size = columns[2] == null ? null : ((Number) columns[2]).intValue();
-            Set<Long> items = new TreeSet<>();
-            for (Object item : (Object[]) columns[3]) {
-                items.add(((Number) item).longValue());
-            }
-            quotas.add(new CountedQuota(number(columns[0]), (String) columns[1], size, items,
+            Integer size = size(columns[2]);
+            quotas.add(new CountedQuota(number(columns[0]), (String) columns[1], size, itemIds(columns[3]),
                     QuotaAvailability.of(size, number(columns[4]), number(columns[5]), number(columns[6]),
                             number(columns[7]))));
         }
         return quotas;
+    }
+
+    private static Integer size(Object value) {
+        return value == null ? null : ((Number) value).intValue();
+    }
+
+    private static Set<Long> itemIds(Object array) {
+        Set<Long> items = new TreeSet<>();
+        for (Object item : (Object[]) array) {
+            items.add(((Number) item).longValue());
+        }
+        return items;
     }
 
     private static long number(Object value) {

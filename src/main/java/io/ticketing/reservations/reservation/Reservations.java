@@ -21,6 +21,8 @@ import io.ticketing.reservations.inventory.EventOwnedEntity;
 import io.ticketing.reservations.inventory.Item;
 import io.ticketing.reservations.inventory.QuotaCounter;
 import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
+import io.ticketing.reservations.inventory.QuotaCounter.Membership;
+import io.ticketing.reservations.inventory.QuotaCounter.QuotaMembers;
 import io.ticketing.reservations.inventory.Seat;
 import io.ticketing.reservations.inventory.SeatHolds;
 import io.ticketing.reservations.inventory.Voucher;
@@ -86,10 +88,10 @@ public class Reservations {
             Map<Long, Item> items = EventOwnedEntity.byIds(Item.class, eventId, ids(claims, Claim::itemId));
             Map<Long, Seat> seats = EventOwnedEntity.byIds(Seat.class, eventId, ids(claims, Claim::seatId));
             Map<Long, Voucher> vouchers = EventOwnedEntity.byIds(Voucher.class, eventId, ids(claims, Claim::voucherId));
-            List<CountedQuota> quotasSeenBefore = counter.ofItems(items.keySet(), ownPositions);
-            checkRules(claims, items, seats, vouchers, quotasSeenBefore);
+            List<Membership> membershipsBefore = counter.membershipsOf(items.keySet());
+            checkRules(claims, items, seats, vouchers, membershipsBefore);
 
-            Set<LockTarget> locked = objectsToLock(claims, vouchers, quotasSeenBefore);
+            Set<LockTarget> locked = objectsToLock(claims, vouchers, membershipsBefore);
             locks.lockObjects(eventId, locked);
 
             List<CountedQuota> quotas = counter.ofItems(items.keySet(), ownPositions);
@@ -149,11 +151,11 @@ public class Reservations {
 
     /** The objects a set of claims consumes, in the SPEC's words: finite quotas that grow, seats, vouchers. */
     private static Set<LockTarget> objectsToLock(List<Claim> claims, Map<Long, Voucher> vouchers,
-            List<CountedQuota> quotas) {
+            List<? extends QuotaMembers> quotas) {
         Set<LockTarget> targets = new HashSet<>();
         for (Claim claim : claims) {
             if (!usesBlockingVoucher(claim, vouchers)) {
-                quotasOf(claim.itemId(), quotas).stream().filter(CountedQuota::isFinite)
+                quotasOf(claim.itemId(), quotas).stream().filter(QuotaMembers::isFinite)
                         .forEach(quota -> targets.add(LockTarget.quota(quota.id())));
             }
             if (claim.seatId() != null) {
@@ -168,7 +170,7 @@ public class Reservations {
 
     /** What the caller asks for must make sense before anything is locked. */
     private static void checkRules(List<Claim> claims, Map<Long, Item> items, Map<Long, Seat> seats,
-            Map<Long, Voucher> vouchers, List<CountedQuota> quotas) {
+            Map<Long, Voucher> vouchers, List<Membership> quotas) {
         Set<Long> seatsClaimed = new HashSet<>();
         for (Claim claim : claims) {
             Item item = items.get(claim.itemId());
@@ -195,7 +197,7 @@ public class Reservations {
         }
     }
 
-    private static void checkVoucherFits(Voucher voucher, Item item, Seat seat, List<CountedQuota> quotasOfItem) {
+    private static void checkVoucherFits(Voucher voucher, Item item, Seat seat, List<Membership> quotasOfItem) {
         if (voucher.hasExpired(Instant.now())) {
             throw ReservationConflict.voucherExpired(voucher);
         }
@@ -277,7 +279,7 @@ public class Reservations {
         }
     }
 
-    private static List<CountedQuota> quotasOf(long itemId, List<CountedQuota> quotas) {
+    private static <Q extends QuotaMembers> List<Q> quotasOf(long itemId, List<Q> quotas) {
         return quotas.stream().filter(quota -> quota.itemIds().contains(itemId)).toList();
     }
 
