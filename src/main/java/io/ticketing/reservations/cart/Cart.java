@@ -28,6 +28,19 @@ public class Cart extends PanacheEntityBase {
     /** The latest deadline of its positions, or creation plus the event's TTL while it is empty. */
     public Instant expires;
 
+    /**
+     * Locks the cart's row for this transaction and moves its deadline to {@code expires} if that is later, in
+     * one statement: the update is what takes the row lock.
+     */
+    static Optional<Cart> lockExtending(long eventId, String cartId, Instant expires) {
+        List<?> carts = getEntityManager()
+                .createNativeQuery("UPDATE carts SET expires = greatest(expires, :expires)"
+                        + " WHERE id = :id AND event_id = :event RETURNING *", Cart.class)
+                .setParameter("expires", expires).setParameter("id", cartId).setParameter("event", eventId)
+                .getResultList();
+        return carts.stream().map(Cart.class::cast).findFirst();
+    }
+
     public static Optional<Cart> findInEvent(long eventId, String cartId) {
         return find("id = ?1 and eventId = ?2", cartId, eventId).firstResultOptional();
     }

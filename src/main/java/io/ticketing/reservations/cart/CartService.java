@@ -70,14 +70,11 @@ public class CartService {
             throw new ApiException(413, "too_many_positions", "Content Too Large",
                     count + " positions in one request; at most " + config.maxPositions() + " are allowed.");
         }
-        Cart cart = lock(event, cartId);
-        List<Claim> claims = claimsFor(event, positions);
         Instant expires = Deadlines.inSeconds(event.cartTtlSeconds);
-        if (expires.isAfter(cart.expires)) {
-            // Written before the locks (the row is already ours), so the locked part is the check and one insert.
-            cart.expires = expires;
-            Cart.flush();
-        }
+        // The cart's deadline is written with its row lock, before the advisory locks, to keep the locked part short.
+        Cart cart = Cart.lockExtending(event.id, cartId, expires)
+                .orElseThrow(() -> new NotFoundException("cart", cartId));
+        List<Claim> claims = claimsFor(event, positions);
         reservations.reserve(event.id, claims, List.of());
         CartPosition.insertAll(cart.id, claims, expires);
         return cart;
