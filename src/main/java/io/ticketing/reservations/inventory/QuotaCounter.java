@@ -52,9 +52,9 @@ public class QuotaCounter {
 
     /**
      * The quotas the items are in, with their sizes and all their members, not counted: enough to decide what to
-     * lock, read before the locks are held.
+     * lock, read before the locks are held. Public for the benchmark.
      */
-    private static final String MEMBERSHIPS = """
+    public static final String MEMBERSHIPS = """
             SELECT q.id, q.size, array_agg(m.item_id ORDER BY m.item_id)
             FROM quotas q JOIN quota_items m ON m.quota_id = q.id
             WHERE q.id IN (SELECT quota_id FROM quota_items WHERE item_id = ANY(:items))

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.ticketing.reservations.cart.Cart;
 import io.ticketing.reservations.cart.CartPosition;
 import io.ticketing.reservations.inventory.QuotaCounter;
 
@@ -68,17 +69,16 @@ final class Ceiling {
             """;
 
     /**
-     * The statements of one add to cart as the service sends them: the event, the cart row lock, the cart's new
-     * deadline, the items, the quotas counted before and after the locks, the insert, and the cart read back.
+     * The statements of one add to cart as the service sends them: the event, the cart locked with its new
+     * deadline, the items, the quotas they are in, the locks, the count, the insert, and the cart read back.
      */
     private static final String SERVICE = """
             \\set cart random(1, %6$d)
             SELECT id, cart_ttl_seconds, currency, name, payment_term_seconds, slug, version, created_at FROM events WHERE slug = '%7$s';
             BEGIN;
-            SELECT id, created_at, event_id, expires FROM carts WHERE id = '%5$s-' || :cart AND event_id = %8$d FOR UPDATE;
-            UPDATE carts SET event_id = %8$d, expires = now() + interval '30 minutes' WHERE id = '%5$s-' || :cart;
-            SELECT id, active, event_id, name, price, requires_seat, version FROM items WHERE event_id = %8$d AND id IN (%4$d);
-            %9$s;
+            %11$s;
+            SELECT id, active, event_id, name, price, requires_seat, version FROM items WHERE id = ANY(ARRAY[%4$d]::bigint[]);
+            %12$s;
             SELECT acquire_advisory_locks(ARRAY[%1$d, %2$d]::bigint[], ARRAY[true, false], 3000);
             %9$s;
             %10$s;
@@ -139,8 +139,12 @@ final class Ceiling {
                 .replace(":items", "ARRAY[" + target.itemId() + "]::bigint[]")
                 .replace(":seats", "ARRAY[NULL]::bigint[]").replace(":vouchers", "ARRAY[NULL]::bigint[]")
                 .replace(":expires", "now() + interval '30 minutes'");
+        String lockCart = Cart.LOCK_EXTENDING.replace(":expires", "now() + interval '30 minutes'")
+                .replace(":id", "'" + prefix + "-' || :cart").replace(":event", Long.toString(target.eventId()));
+        String memberships = QuotaCounter.MEMBERSHIPS.replace(":items", "ARRAY[" + target.itemId() + "]::bigint[]");
         Files.writeString(script, template.formatted((1L << 56) | target.eventId(), (2L << 56) | target.quotaId(),
-                target.quotaId(), target.itemId(), prefix, CARTS, target.slug(), target.eventId(), count, insert));
+                target.quotaId(), target.itemId(), prefix, CARTS, target.slug(), target.eventId(), count, insert,
+                lockCart, memberships));
         Matcher address = Pattern.compile("jdbc:postgresql://([^:/]+):(\\d+)/([^?]+)").matcher(url);
         if (!address.find()) {
             throw new IllegalStateException("cannot read host, port and database from " + url);
