@@ -28,13 +28,14 @@ public class Cart extends PanacheEntityBase {
     /** The latest deadline of its positions, or creation plus the event's TTL while it is empty. */
     public Instant expires;
 
-    /**
-     * Locks the cart's row for this transaction and moves its deadline to {@code :expires} if that is later, in
-     * one statement: the update is what takes the row lock. Public for the benchmark, which runs it through pgbench.
-     */
+    /** The statement behind {@link #lockExtending}. Public for the benchmark, which runs it through pgbench. */
     public static final String LOCK_EXTENDING = "UPDATE carts SET expires = greatest(expires, :expires)"
             + " WHERE id = :id AND event_id = :event RETURNING *";
 
+    /**
+     * Locks the cart's row for this transaction and moves its deadline to {@code expires} if that is later, in one
+     * statement: the update is what takes the row lock.
+     */
     static Optional<Cart> lockExtending(long eventId, String cartId, Instant expires) {
         List<?> carts = getEntityManager().createNativeQuery(LOCK_EXTENDING, Cart.class)
                 .setParameter("expires", expires).setParameter("id", cartId).setParameter("event", eventId)
