@@ -7,8 +7,9 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
  * Keeps the bookkeeping tables small: finished tasks and delivered webhooks after a week, idempotency keys
- * after their 24 hours, hold counters an hour after their bucket stopped counting. Each statement deletes at most a batch, so replicas running it together only
- * share the work; a row one of them deletes is simply gone for the other.
+ * after their 24 hours, hold counters an hour after their bucket stopped counting. Each statement deletes at
+ * most a batch, so replicas running it together only share the work; a row one of them deletes is simply gone
+ * for the other.
  */
 @ApplicationScoped
 public class Housekeeping implements Sweep {

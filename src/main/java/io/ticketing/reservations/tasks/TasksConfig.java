@@ -21,7 +21,10 @@ public interface TasksConfig {
     @WithDefault("10")
     int batchSize();
 
-    /** How long a claimed task is its worker's; past it, the worker is taken for dead. Keep it above any task's run time. */
+    /**
+     * How long a claimed task is its worker's; past it, the worker is taken for dead. Keep it above any task's
+     * run time.
+     */
     @WithDefault("60s")
     Duration lease();
 
