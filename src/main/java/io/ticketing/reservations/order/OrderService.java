@@ -79,6 +79,9 @@ public class OrderService {
         order.createdAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
         order.expires = Deadlines.inSeconds(event.paymentTermSeconds);
         order.persist();
+        // Vouchers before the sales counters, the order in which paying and cancelling take them (the status
+        // change's trigger runs at flush): taken the other way round, a checkout and a cancel can deadlock.
+        changeRedemptions(REDEEM, positions.stream().map(position -> position.voucherId).toList());
         // In item order, so that checkouts update the items' sales counters in one order and cannot deadlock.
         for (CartPosition position : positions.stream().sorted(Comparator.comparing(p -> p.itemId)).toList()) {
             OrderPosition sold = new OrderPosition();
@@ -89,7 +92,6 @@ public class OrderService {
             sold.price = position.price;
             sold.persist();
         }
-        changeRedemptions(REDEEM, positions.stream().map(position -> position.voucherId).toList());
         CartPosition.delete("cartId", cart.id);
         cart.delete();
         happened(event, order, "placed");
