@@ -133,8 +133,8 @@ final class Ceiling {
             insert.executeBatch();
         }
         Path script = Files.createTempFile("bench", ".sql");
-        String count = QuotaCounter.COUNT.replace(":quotas", "'{}'::bigint[]")
-                .replace(":items", "ARRAY[" + target.itemId() + "]::bigint[]").replace(":excluded", "'{}'::bigint[]");
+        String count = QuotaCounter.COUNT_OF_ITEMS.replace(":items", "ARRAY[" + target.itemId() + "]::bigint[]")
+                .replace(":excluded", "'{}'::bigint[]");
         String insert = CartPosition.INSERT_ALL.replace(":cart", "'" + prefix + "-' || :cart")
                 .replace(":items", "ARRAY[" + target.itemId() + "]::bigint[]")
                 .replace(":seats", "ARRAY[NULL]::bigint[]").replace(":vouchers", "ARRAY[NULL]::bigint[]")
