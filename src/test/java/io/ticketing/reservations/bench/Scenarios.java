@@ -23,17 +23,23 @@ final class Scenarios {
     private Scenarios() {
     }
 
-    /** {@code 1+N} is scenario 1 on a quota that already has N live holds and N sold positions. */
+    /**
+     * {@code 1+N} is scenario 1 on a quota that already has N live holds and N sold positions; {@code 1/N} is
+     * scenario 1 in a database that also holds N quotas of other events.
+     */
     static Prepared prepare(String scenario, Admin admin, List<Load.Client> buyers, Connection sql) throws Exception {
         return switch (scenario) {
-            case "1" -> hotQuota(admin, buyers, sql, 0);
+            case "1" -> hotQuota(admin, buyers, sql, 0, 0);
             case "2" -> purchase(admin);
             case "3" -> seats(admin, 0);
             case "4" -> spread(admin, buyers);
             case "5" -> seats(admin, 10);
             default -> {
                 if (scenario.startsWith("1+")) {
-                    yield hotQuota(admin, buyers, sql, Integer.parseInt(scenario.substring(2)));
+                    yield hotQuota(admin, buyers, sql, Integer.parseInt(scenario.substring(2)), 0);
+                }
+                if (scenario.startsWith("1/")) {
+                    yield hotQuota(admin, buyers, sql, 0, Integer.parseInt(scenario.substring(2)));
                 }
                 throw new IllegalArgumentException("no scenario " + scenario);
             }
@@ -42,24 +48,55 @@ final class Scenarios {
 
     /**
      * (1) Each buyer adds one ticket to one of its carts (a cart holds a few tickets, as a real one does), after
-     * {@code sold} holds and {@code sold} order positions were written on the quota.
+     * {@code sold} holds and {@code sold} order positions were written on the quota, in a database with at least
+     * {@code otherQuotas} quotas of other events.
      */
-    private static Prepared hotQuota(Admin admin, List<Load.Client> buyers, Connection sql, int sold)
-            throws Exception {
+    private static Prepared hotQuota(Admin admin, List<Load.Client> buyers, Connection sql, int sold,
+            int otherQuotas) throws Exception {
         String[] event = admin.event();
         long item = admin.item(event[0], false);
         admin.quota(event[0], item, HOT_QUOTA);
         sellBeforehand(sql, Long.parseLong(event[1]), item, sold);
+        catalogOf(sql, otherQuotas);
         List<List<String>> carts = carts(buyers, i -> event[0]);
         String body = "{\"positions\":[{\"item_id\":" + item + "}]}";
-        String name = sold == 0
-                ? "1 add one ticket, one hot quota"
-                : String.format("1 after %,d held + %,d sold", sold, sold);
+        String name = "1 add one ticket, one hot quota";
+        if (sold > 0) {
+            name = String.format("1 after %,d held + %,d sold", sold, sold);
+        } else if (otherQuotas > 0) {
+            name = String.format("1 among %,d other quotas", otherQuotas);
+        }
         return new Prepared(name, (client, index) -> {
             List<String> mine = carts.get(index);
             String cart = mine.get(client.random.nextInt(mine.size()));
             return client.accepted(client.post("/api/v1/events/" + event[0] + "/carts/" + cart + "/positions", body));
-        }, 1, sold == 0);
+        }, 1, sold == 0 && otherQuotas == 0);
+    }
+
+    /**
+     * Other events, as a ticketing database accumulates them, until there are {@code quotas} of their quotas: each
+     * event has four items and two quotas over them. Written in SQL: it is set-up.
+     */
+    private static void catalogOf(Connection sql, int quotas) throws Exception {
+        if (quotas == 0) {
+            return;
+        }
+        try (Statement statement = sql.createStatement()) {
+            statement.execute(String.format("""
+                    CREATE TEMP TABLE catalog AS
+                    SELECT 'bench-catalog-' || g AS slug FROM generate_series(1, %d) g
+                    WHERE NOT EXISTS (SELECT 1 FROM events WHERE slug = 'bench-catalog-' || g);
+                    INSERT INTO events (slug, name, currency) SELECT slug, 'Catalog', 'EUR' FROM catalog;
+                    INSERT INTO items (event_id, name, price) SELECT e.id, 'Ticket', 10
+                    FROM events e JOIN catalog USING (slug) CROSS JOIN generate_series(1, 4);
+                    INSERT INTO quotas (event_id, name, size) SELECT e.id, 'Quota', 100
+                    FROM events e JOIN catalog USING (slug) CROSS JOIN generate_series(1, 2);
+                    INSERT INTO quota_items (quota_id, item_id) SELECT q.id, i.id
+                    FROM events e JOIN catalog USING (slug) JOIN quotas q ON q.event_id = e.id
+                      JOIN items i ON i.event_id = e.id;
+                    DROP TABLE catalog""", quotas / 2));
+            statement.execute("ANALYZE events, items, quotas, quota_items");
+        }
     }
 
     /**
