@@ -1,9 +1,5 @@
 package io.ticketing.reservations.bench;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.StringJoiner;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -11,22 +7,19 @@ import java.util.regex.Pattern;
 /** Sets up the benchmark's events through the admin API, untimed. */
 final class Admin {
 
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final Pattern ID = Pattern.compile("\"id\":(\\d+)");
 
-    private final String base;
+    private final Http http;
     private int events;
 
     Admin(String base) {
-        this.base = base;
+        this.http = new Http(base, Service.ADMIN);
     }
 
     String post(String path, String json) throws Exception {
-        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(base + path))
-                .header("Authorization", "Bearer " + Service.ADMIN).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() != 201) {
-            throw new IllegalStateException(path + " answered " + response.statusCode() + ": " + response.body());
+        Http.Response response = http.post(path, json);
+        if (response.status() != 201) {
+            throw new IllegalStateException(path + " answered " + response.status() + ": " + response.body());
         }
         return response.body();
     }

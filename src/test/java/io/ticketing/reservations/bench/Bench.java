@@ -97,6 +97,7 @@ public final class Bench {
             buyers.add(new Load.Client(service.base, Service.STOREFRONT, i, new LongAdder()));
         }
         Load.run(buyers.size(), SERVICE_WARM_UP, buyers, Scenarios.prepare("2", admin, buyers, sql).operation());
+        buyers.forEach(Load.Client::close);
     }
 
     private void run(String scenario, int clients) throws Exception {
@@ -111,6 +112,7 @@ public final class Bench {
         double timeoutsBefore = service.metric("inventory_lock_timeouts_total");
         TreeMap<Double, Double> waitBefore = service.lockWaitBuckets();
         Load.Result result = Load.run(clients, DURATION, buyers, prepared.operation());
+        buyers.forEach(Load.Client::close);
         service.sampleMemory();
         double timeouts = service.metric("inventory_lock_timeouts_total") - timeoutsBefore;
         double lockP99 = p99(waitBefore, service.lockWaitBuckets());

@@ -1,9 +1,5 @@
 package io.ticketing.reservations.bench;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,33 +24,21 @@ final class Load {
         }
     }
 
-    /**
-     * A storefront HTTP client; one per thread, on the shared connection pool of the JDK client. HTTP/1.1 with
-     * keep-alive, as a storefront's backend pool talks: the JDK client's default, HTTP/2, would multiplex every
-     * client over one connection and so through one of the service's event loops.
-     */
-    static final class Client {
+    /** A storefront: its own keep-alive connection, its random choices, and the run's refusal count. */
+    static final class Client implements AutoCloseable {
 
-        private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(5)).build();
-
-        private final String base;
-        private final String token;
+        private final Http http;
         final java.util.Random random;
         final LongAdder refusals;
 
         Client(String base, String token, long seed, LongAdder refusals) {
-            this.base = base;
-            this.token = token;
+            this.http = new Http(base, token);
             this.random = new java.util.Random(seed);
             this.refusals = refusals;
         }
 
-        HttpResponse<String> post(String path, String json) throws Exception {
-            return HTTP.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
-                    .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(json == null ? "" : json)).build(),
-                    HttpResponse.BodyHandlers.ofString());
+        Http.Response post(String path, String json) throws Exception {
+            return http.post(path, json);
         }
 
         /** The cart id from a create-cart response. */
@@ -64,12 +48,17 @@ final class Load {
         }
 
         /** 2xx is success; 409 is a refusal the buyer sees (sold out); anything else is an error. */
-        boolean accepted(HttpResponse<String> response) {
-            if (response.statusCode() == 409) {
+        boolean accepted(Http.Response response) {
+            if (response.status() == 409) {
                 refusals.increment();
                 return true;
             }
-            return response.statusCode() / 100 == 2;
+            return response.status() / 100 == 2;
+        }
+
+        @Override
+        public void close() {
+            http.close();
         }
     }
 
