@@ -95,7 +95,6 @@ final class Scenarios {
                     FROM events e JOIN catalog USING (slug) JOIN quotas q ON q.event_id = e.id
                       JOIN items i ON i.event_id = e.id;
                     DROP TABLE catalog""", quotas / 2));
-            statement.execute("ANALYZE events, items, quotas, quota_items");
         }
     }
 
