@@ -133,15 +133,14 @@ final class Ceiling {
             insert.executeBatch();
         }
         Path script = Files.createTempFile("bench", ".sql");
-        String count = QuotaCounter.COUNT_OF_ITEMS.replace(":items", "ARRAY[" + target.itemId() + "]::bigint[]")
-                .replace(":excluded", "'{}'::bigint[]");
-        String insert = CartPosition.INSERT_ALL.replace(":cart", "'" + prefix + "-' || :cart")
-                .replace(":items", "ARRAY[" + target.itemId() + "]::bigint[]")
+        String items = "ARRAY[" + target.itemId() + "]::bigint[]";
+        String count = QuotaCounter.COUNT_OF_ITEMS.replace(":items", items).replace(":excluded", "'{}'::bigint[]");
+        String insert = CartPosition.INSERT_ALL.replace(":cart", "'" + prefix + "-' || :cart").replace(":items", items)
                 .replace(":seats", "ARRAY[NULL]::bigint[]").replace(":vouchers", "ARRAY[NULL]::bigint[]")
                 .replace(":expires", "now() + interval '30 minutes'");
         String lockCart = Cart.LOCK_EXTENDING.replace(":expires", "now() + interval '30 minutes'")
                 .replace(":id", "'" + prefix + "-' || :cart").replace(":event", Long.toString(target.eventId()));
-        String memberships = QuotaCounter.MEMBERSHIPS.replace(":items", "ARRAY[" + target.itemId() + "]::bigint[]");
+        String memberships = QuotaCounter.MEMBERSHIPS.replace(":items", items);
         Files.writeString(script, template.formatted((1L << 56) | target.eventId(), (2L << 56) | target.quotaId(),
                 target.quotaId(), target.itemId(), prefix, CARTS, target.slug(), target.eventId(), count, insert,
                 lockCart, memberships));
