@@ -39,7 +39,7 @@ public class EventResource {
     @GET
     @Path("/{event}")
     public Response get(@PathParam("event") String slug) {
-        return view(events.get(slug));
+        return view(events.current(slug));
     }
 
     @PATCH

@@ -1,9 +1,16 @@
 package io.ticketing.reservations.event;
 
+import java.time.Duration;
 import java.util.Currency;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.transaction.Transactional;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.problem.ApiException;
@@ -13,9 +20,40 @@ import io.ticketing.reservations.problem.ValidationException;
 @ApplicationScoped
 public class EventService {
 
-    /** Finds an event by slug, or fails with 404. Never locks. */
-    @Transactional(Transactional.TxType.SUPPORTS)
+    private record Loaded(Event event, long atNanos) {
+    }
+
+    /**
+     * Every request names its event by slug, and reading it was one statement in ten of an add to cart. An event
+     * changes rarely, and only its terms (name, currency, cart TTL, payment term): it is kept for
+     * {@code events.cache-ttl}, and dropped here when this replica changes it. Another replica sees a change
+     * within that time. The event's own GET and PATCH read it fresh, for its version.
+     */
+    private final Map<String, Loaded> bySlug = new ConcurrentHashMap<>();
+    private final long cacheNanos;
+    private final TransactionSynchronizationRegistry transactions;
+
+    EventService(@ConfigProperty(name = "events.cache-ttl") Duration cacheTtl,
+            TransactionSynchronizationRegistry transactions) {
+        this.cacheNanos = cacheTtl.toNanos();
+        this.transactions = transactions;
+    }
+
+    /** The event by slug, as of at most {@code events.cache-ttl} ago, or 404. Not managed by Hibernate. */
     public Event get(String slug) {
+        long now = System.nanoTime();
+        Loaded loaded = bySlug.get(slug);
+        if (loaded != null && now - loaded.atNanos() < cacheNanos) {
+            return loaded.event();
+        }
+        Event event = current(slug);
+        bySlug.put(slug, new Loaded(event, now));
+        return event;
+    }
+
+    /** The event by slug as committed now, or 404. Never locks. */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public Event current(String slug) {
         return Event.findBySlug(slug).orElseThrow(() -> new NotFoundException("event", slug));
     }
 
@@ -43,7 +81,18 @@ public class EventService {
     /** Changing an event's terms makes nothing less available, so it takes no inventory lock. */
     @Transactional
     public Event update(String slug, long expectedVersion, EventRequests.EventChanges changes) {
-        Event event = get(slug);
+        Event event = current(slug);
+        // After the commit, or a request in between could cache the event as it was.
+        transactions.registerInterposedSynchronization(new Synchronization() {
+            @Override
+            public void beforeCompletion() {
+            }
+
+            @Override
+            public void afterCompletion(int status) {
+                bySlug.remove(slug);
+            }
+        });
         IfMatch.check(expectedVersion, event.version);
         if (changes.currency() != null) {
             requireKnownCurrency(changes.currency());
