@@ -10,6 +10,7 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+import io.ticketing.reservations.jdbc.Jdbc;
 
 /** A buyer's short hold. Its random id is its only credential. */
 @Entity
@@ -30,17 +31,22 @@ public class Cart extends PanacheEntityBase {
 
     /** The statement behind {@link #lockExtending}. Public for the benchmark, which runs it through pgbench. */
     public static final String LOCK_EXTENDING = "UPDATE carts SET expires = greatest(expires, :expires)"
-            + " WHERE id = :id AND event_id = :event RETURNING *";
+            + " WHERE id = :id AND event_id = :event RETURNING id, event_id, created_at, expires";
 
     /**
      * Locks the cart's row for this transaction and moves its deadline to {@code expires} if that is later, in one
-     * statement: the update is what takes the row lock.
+     * statement: the update is what takes the row lock. The cart returned is not managed by Hibernate.
      */
-    static Optional<Cart> lockExtending(long eventId, String cartId, Instant expires) {
-        List<?> carts = getEntityManager().createNativeQuery(LOCK_EXTENDING, Cart.class)
-                .setParameter("expires", expires).setParameter("id", cartId).setParameter("event", eventId)
-                .getResultList();
-        return carts.stream().map(Cart.class::cast).findFirst();
+    static Optional<Cart> lockExtending(Jdbc jdbc, long eventId, String cartId, Instant expires) {
+        return jdbc.statement(LOCK_EXTENDING).set("expires", expires).set("id", cartId).set("event", eventId)
+                .list(row -> {
+                    Cart cart = new Cart();
+                    cart.id = row.getString(1);
+                    cart.eventId = row.getLong(2);
+                    cart.createdAt = Jdbc.instant(row, 3);
+                    cart.expires = Jdbc.instant(row, 4);
+                    return cart;
+                }).stream().findFirst();
     }
 
     public static Optional<Cart> findInEvent(long eventId, String cartId) {

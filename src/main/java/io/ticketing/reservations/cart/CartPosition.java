@@ -1,12 +1,16 @@
 package io.ticketing.reservations.cart;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
 
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Table;
 
+import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.reservation.Claim;
 import io.ticketing.reservations.reservation.HeldPosition;
 
@@ -15,23 +19,50 @@ import io.ticketing.reservations.reservation.HeldPosition;
 @Table(name = "cart_positions")
 public class CartPosition extends HeldPosition {
 
-    /** New holds, with the prices their items have now. Public for the benchmark, which runs it through pgbench. */
+    private static final String COLUMNS = "id, item_id, seat_id, voucher_id, price, expires";
+
+    /**
+     * New holds, with the prices their items have now, returned. Public for the benchmark, which runs it through
+     * pgbench.
+     */
     public static final String INSERT_ALL = """
             INSERT INTO cart_positions (cart_id, item_id, seat_id, voucher_id, price, expires)
             SELECT :cart, c.item_id, c.seat_id, c.voucher_id, i.price, :expires
             FROM unnest(:items, :seats, :vouchers) WITH ORDINALITY AS c (item_id, seat_id, voucher_id, n)
-            JOIN items i ON i.id = c.item_id ORDER BY c.n""";
+            JOIN items i ON i.id = c.item_id ORDER BY c.n
+            RETURNING\s""" + COLUMNS;
+
+    /** A cart's positions. Public for the benchmark. */
+    public static final String OF_CART = "SELECT " + COLUMNS + " FROM cart_positions WHERE cart_id = :cart ORDER BY id";
 
     @Column(name = "cart_id")
     public String cartId;
 
     public Instant expires;
 
-    static void insertAll(String cartId, List<Claim> claims, Instant expires) {
-        getEntityManager().createNativeQuery(INSERT_ALL).setParameter("cart", cartId)
-                .setParameter("items", claims.stream().map(Claim::itemId).toArray(Long[]::new))
-                .setParameter("seats", claims.stream().map(Claim::seatId).toArray(Long[]::new))
-                .setParameter("vouchers", claims.stream().map(Claim::voucherId).toArray(Long[]::new))
-                .setParameter("expires", expires).executeUpdate();
+    /** The cart's positions, not managed by Hibernate: for an answer, read with the cart's row lock held. */
+    static List<CartPosition> ofCart(Jdbc jdbc, String cartId) {
+        return jdbc.statement(OF_CART).set("cart", cartId).list(row -> read(row, cartId));
+    }
+
+    /** Inserts one position per claim and returns them, in order, not managed by Hibernate. */
+    static List<CartPosition> insertAll(Jdbc jdbc, String cartId, List<Claim> claims, Instant expires) {
+        return jdbc.statement(INSERT_ALL).set("cart", cartId)
+                .set("items", claims.stream().map(Claim::itemId).toArray(Long[]::new))
+                .set("seats", claims.stream().map(Claim::seatId).toArray(Long[]::new))
+                .set("vouchers", claims.stream().map(Claim::voucherId).toArray(Long[]::new)).set("expires", expires)
+                .list(row -> read(row, cartId)).stream().sorted(Comparator.comparing(position -> position.id)).toList();
+    }
+
+    private static CartPosition read(ResultSet row, String cartId) throws SQLException {
+        CartPosition position = new CartPosition();
+        position.id = row.getLong(1);
+        position.cartId = cartId;
+        position.itemId = row.getLong(2);
+        position.seatId = Jdbc.nullableLong(row, 3);
+        position.voucherId = Jdbc.nullableLong(row, 4);
+        position.price = row.getBigDecimal(5);
+        position.expires = Jdbc.instant(row, 6);
+        return position;
     }
 }

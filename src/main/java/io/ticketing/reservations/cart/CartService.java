@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
@@ -15,6 +16,7 @@ import io.ticketing.reservations.auth.RandomIds;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.inventory.Seat;
 import io.ticketing.reservations.inventory.Voucher;
+import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.locking.DurableTransaction;
 import io.ticketing.reservations.problem.ApiException;
 import io.ticketing.reservations.problem.NotFoundException;
@@ -30,12 +32,18 @@ import io.ticketing.reservations.reservation.Reservations;
 @ApplicationScoped
 public class CartService {
 
+    /** A cart with all its positions, as an add to cart leaves them. */
+    public record Contents(Cart cart, List<CartPosition> positions) {
+    }
+
     private final Reservations reservations;
     private final ReservationConfig config;
+    private final Jdbc jdbc;
 
-    CartService(Reservations reservations, ReservationConfig config) {
+    CartService(Reservations reservations, ReservationConfig config, Jdbc jdbc) {
         this.reservations = reservations;
         this.config = config;
+        this.jdbc = jdbc;
     }
 
     @Transactional
@@ -64,20 +72,22 @@ public class CartService {
 
     /** All or nothing: every new position fits, under the locks, or none is added. */
     @DurableTransaction
-    public Cart add(Event event, String cartId, List<CartRequests.NewPosition> positions) {
+    public Contents add(Event event, String cartId, List<CartRequests.NewPosition> positions) {
         int count = positions.stream().mapToInt(CartRequests.NewPosition::count).sum();
         if (count > config.maxPositions()) {
             throw new ApiException(413, "too_many_positions", "Content Too Large",
                     count + " positions in one request; at most " + config.maxPositions() + " are allowed.");
         }
         Instant expires = Deadlines.inSeconds(event.cartTtlSeconds);
-        // The cart's deadline is written with its row lock, before the advisory locks, to keep the locked part short.
-        Cart cart = Cart.lockExtending(event.id, cartId, expires)
+        // The cart's deadline is written with its row lock, and the positions for the answer are read under it,
+        // before the advisory locks: the locked part stays short, and nothing is read after the commit.
+        Cart cart = Cart.lockExtending(jdbc, event.id, cartId, expires)
                 .orElseThrow(() -> new NotFoundException("cart", cartId));
+        List<CartPosition> held = CartPosition.ofCart(jdbc, cart.id);
         List<Claim> claims = claimsFor(event, positions);
         reservations.reserve(event.id, claims, List.of());
-        CartPosition.insertAll(cart.id, claims, expires);
-        return cart;
+        List<CartPosition> added = CartPosition.insertAll(jdbc, cart.id, claims, expires);
+        return new Contents(cart, Stream.concat(held.stream(), added.stream()).toList());
     }
 
     /** Holds far from their deadline are extended as they are; the others are re-checked, all or nothing. */
@@ -121,7 +131,15 @@ public class CartService {
 
     @Transactional(Transactional.TxType.SUPPORTS)
     public CartView view(Cart cart) {
-        List<CartPosition> positions = cart.positions();
+        return view(cart, cart.positions());
+    }
+
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public CartView view(Contents contents) {
+        return view(contents.cart(), contents.positions());
+    }
+
+    private static CartView view(Cart cart, List<CartPosition> positions) {
         PositionLabels labels = PositionLabels.of(positions);
         return new CartView(cart.id, cart.expires, labels.total().toPlainString(),
                 positions.stream().map(p -> new CartView.Position(p.id, p.itemId, labels.seatGuid(p),

@@ -1,14 +1,15 @@
 package io.ticketing.reservations.inventory;
 
-import java.util.ArrayList;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.Query;
+
+import io.ticketing.reservations.jdbc.Jdbc;
 
 /**
  * Counts quotas' usage (SPEC section 1) from the counters that migration V5's triggers keep, so the cost does
@@ -99,10 +100,10 @@ public class QuotaCounter {
             QuotaAvailability availability) implements QuotaMembers {
     }
 
-    private final EntityManager entityManager;
+    private final Jdbc jdbc;
 
-    QuotaCounter(EntityManager entityManager) {
-        this.entityManager = entityManager;
+    QuotaCounter(Jdbc jdbc) {
+        this.jdbc = jdbc;
     }
 
     public QuotaAvailability count(Quota quota) {
@@ -110,8 +111,8 @@ public class QuotaCounter {
     }
 
     public List<CountedQuota> ofQuotas(Collection<Long> quotaIds) {
-        return count(entityManager.createNativeQuery(COUNT_OF_QUOTAS)
-                .setParameter("quotas", quotaIds.toArray(Long[]::new)), List.of());
+        return counting(jdbc.statement(COUNT_OF_QUOTAS).set("quotas", quotaIds.toArray(Long[]::new)), List.of())
+                .list();
     }
 
     /**
@@ -119,50 +120,31 @@ public class QuotaCounter {
      * re-checking, which must not count against themselves.
      */
     public List<CountedQuota> ofItems(Collection<Long> itemIds, Collection<Long> excludedCartPositions) {
-        return count(
-                entityManager.createNativeQuery(COUNT_OF_ITEMS).setParameter("items", itemIds.toArray(Long[]::new)),
+        return ofItemsQuery(itemIds, excludedCartPositions).list();
+    }
+
+    /** The statement of {@link #ofItems}, for the lock engine to send with the locks. */
+    public Jdbc.Query<CountedQuota> ofItemsQuery(Collection<Long> itemIds, Collection<Long> excludedCartPositions) {
+        return counting(jdbc.statement(COUNT_OF_ITEMS).set("items", itemIds.toArray(Long[]::new)),
                 excludedCartPositions);
     }
 
     /** Every quota the items are in, with its members, without counting: what to lock. */
     public List<Membership> membershipsOf(Collection<Long> itemIds) {
-        List<?> rows = entityManager.createNativeQuery(MEMBERSHIPS).setParameter("items", itemIds.toArray(Long[]::new))
-                .getResultList();
-        List<Membership> quotas = new ArrayList<>();
-        for (Object row : rows) {
-            Object[] columns = (Object[]) row;
-            quotas.add(new Membership(number(columns[0]), size(columns[1]), itemIds(columns[2])));
-        }
-        return quotas;
+        return jdbc.statement(MEMBERSHIPS).set("items", itemIds.toArray(Long[]::new))
+                .list(row -> new Membership(row.getLong(1), Jdbc.integer(row, 2), itemIds(row, 3)));
     }
 
-    private static List<CountedQuota> count(Query countStatement, Collection<Long> excludedCartPositions) {
-        List<?> rows = countStatement.setParameter("excluded", excludedCartPositions.toArray(Long[]::new))
-                .getResultList();
-        List<CountedQuota> quotas = new ArrayList<>();
-        for (Object row : rows) {
-            Object[] columns = (Object[]) row;
-            Integer size = size(columns[2]);
-            quotas.add(new CountedQuota(number(columns[0]), (String) columns[1], size, itemIds(columns[3]),
-                    QuotaAvailability.of(size, number(columns[4]), number(columns[5]), number(columns[6]),
-                            number(columns[7]))));
-        }
-        return quotas;
+    private static Jdbc.Query<CountedQuota> counting(Jdbc.Statement countStatement,
+            Collection<Long> excludedCartPositions) {
+        return countStatement.set("excluded", excludedCartPositions.toArray(Long[]::new)).reading(row -> {
+            Integer size = Jdbc.integer(row, 3);
+            return new CountedQuota(row.getLong(1), row.getString(2), size, itemIds(row, 4),
+                    QuotaAvailability.of(size, row.getLong(5), row.getLong(6), row.getLong(7), row.getLong(8)));
+        });
     }
 
-    private static Integer size(Object value) {
-        return value == null ? null : ((Number) value).intValue();
-    }
-
-    private static Set<Long> itemIds(Object array) {
-        Set<Long> items = new TreeSet<>();
-        for (Object item : (Object[]) array) {
-            items.add(((Number) item).longValue());
-        }
-        return items;
-    }
-
-    private static long number(Object value) {
-        return ((Number) value).longValue();
+    private static Set<Long> itemIds(ResultSet row, int column) throws SQLException {
+        return new TreeSet<>(Jdbc.longs(row, column));
     }
 }

@@ -14,7 +14,6 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.EntityManager;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.ticketing.reservations.inventory.EventOwnedEntity;
@@ -26,6 +25,7 @@ import io.ticketing.reservations.inventory.QuotaCounter.QuotaMembers;
 import io.ticketing.reservations.inventory.Seat;
 import io.ticketing.reservations.inventory.SeatHolds;
 import io.ticketing.reservations.inventory.Voucher;
+import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.locking.AdvisoryLocks;
 import io.ticketing.reservations.locking.LockConfig;
 import io.ticketing.reservations.locking.LockTarget;
@@ -53,7 +53,7 @@ public class Reservations {
 
     /** The claimed seats that cannot be sold to this buyer. */
     private static final String TAKEN_SEATS = "SELECT s.id FROM seats s WHERE s.id = ANY(:seats) AND "
-            + SeatHolds.UNAVAILABLE;
+            + SeatHolds.UNAVAILABLE + " LIMIT 1";
 
     /** Uses left per voucher. One statement: a checkout moving uses from carts to redeemed is seen whole. */
     private static final String VOUCHER_USES_LEFT = """
@@ -63,15 +63,15 @@ public class Reservations {
 
     private final AdvisoryLocks locks;
     private final QuotaCounter counter;
-    private final EntityManager entityManager;
+    private final Jdbc jdbc;
     private final MeterRegistry meters;
     private final LockConfig lockConfig;
 
-    Reservations(AdvisoryLocks locks, QuotaCounter counter, EntityManager entityManager, MeterRegistry meters,
+    Reservations(AdvisoryLocks locks, QuotaCounter counter, Jdbc jdbc, MeterRegistry meters,
             LockConfig lockConfig) {
         this.locks = locks;
         this.counter = counter;
-        this.entityManager = entityManager;
+        this.jdbc = jdbc;
         this.meters = meters;
         this.lockConfig = lockConfig;
     }
@@ -92,9 +92,9 @@ public class Reservations {
             checkRules(claims, items, seats, vouchers, membershipsBefore);
 
             Set<LockTarget> locked = objectsToLock(claims, vouchers, membershipsBefore);
-            locks.lockObjects(eventId, locked);
-
-            List<CountedQuota> quotas = counter.ofItems(items.keySet(), ownPositions);
+            // Counted in the same round trip as the locks: one wait less for a core while they are held.
+            List<CountedQuota> quotas = locks.lockObjectsThen(eventId, locked,
+                    counter.ofItemsQuery(items.keySet(), ownPositions));
             requireLocked(objectsToLock(claims, vouchers, quotas), locked);
             checkQuotas(claims, items, vouchers, quotas);
             Long taken = firstTakenSeat(ids(claims, Claim::seatId), ownPositions, ids(claims, Claim::voucherId));
@@ -252,11 +252,9 @@ public class Reservations {
         if (seatIds.isEmpty()) {
             return null;
         }
-        List<?> taken = entityManager.createNativeQuery(TAKEN_SEATS)
-                .setParameter("seats", seatIds.toArray(Long[]::new))
-                .setParameter("own", ownPositions.toArray(Long[]::new))
-                .setParameter("vouchers", voucherIds.toArray(Long[]::new)).setMaxResults(1).getResultList();
-        return taken.isEmpty() ? null : ((Number) taken.get(0)).longValue();
+        return jdbc.statement(TAKEN_SEATS).set("seats", seatIds.toArray(Long[]::new))
+                .set("own", ownPositions.toArray(Long[]::new)).set("vouchers", voucherIds.toArray(Long[]::new))
+                .list(row -> row.getLong(1)).stream().findFirst().orElse(null);
     }
 
     private void checkVouchers(List<Claim> claims, Map<Long, Voucher> vouchers, Collection<Long> ownPositions) {
@@ -265,13 +263,11 @@ public class Reservations {
         if (uses.isEmpty()) {
             return;
         }
-        List<?> rows = entityManager.createNativeQuery(VOUCHER_USES_LEFT)
-                .setParameter("vouchers", uses.keySet().toArray(Long[]::new))
-                .setParameter("own", ownPositions.toArray(Long[]::new)).getResultList();
-        for (Object row : rows) {
-            Object[] columns = (Object[]) row;
-            long voucherId = ((Number) columns[0]).longValue();
-            long left = ((Number) columns[1]).longValue();
+        List<long[]> usesLeft = jdbc.statement(VOUCHER_USES_LEFT).set("vouchers", uses.keySet().toArray(Long[]::new))
+                .set("own", ownPositions.toArray(Long[]::new)).list(row -> new long[]{row.getLong(1), row.getLong(2)});
+        for (long[] row : usesLeft) {
+            long voucherId = row[0];
+            long left = row[1];
             long wanted = uses.get(voucherId);
             if (left < wanted) {
                 throw ReservationConflict.voucherExhausted(vouchers.get(voucherId), Math.max(left, 0), wanted);

@@ -69,21 +69,21 @@ final class Ceiling {
             """;
 
     /**
-     * The statements of one add to cart as the service sends them: the event, the cart locked with its new
-     * deadline, the items, the quotas they are in, the locks, the count, the insert, and the cart read back.
+     * The statements of one add to cart as the service sends them: the cart locked with its new deadline, its
+     * positions, the items, the quotas they are in, the locks, the count, the insert. The event comes from the
+     * service's cache.
      */
     private static final String SERVICE = """
             \\set cart random(1, %6$d)
-            SELECT id, cart_ttl_seconds, currency, name, payment_term_seconds, slug, version, created_at FROM events WHERE slug = '%7$s';
             BEGIN;
             %11$s;
+            %7$s;
             SELECT id, active, event_id, name, price, requires_seat, version FROM items WHERE id = ANY(ARRAY[%4$d]::bigint[]);
             %12$s;
             SELECT acquire_advisory_locks(ARRAY[%1$d, %2$d]::bigint[], ARRAY[true, false], 3000);
             %9$s;
             %10$s;
             COMMIT;
-            SELECT id, cart_id, expires, item_id, price, seat_id, voucher_id FROM cart_positions WHERE cart_id = '%5$s-' || :cart ORDER BY id;
             """;
 
     private final String url;
@@ -141,8 +141,9 @@ final class Ceiling {
         String lockCart = Cart.LOCK_EXTENDING.replace(":expires", "now() + interval '30 minutes'")
                 .replace(":id", "'" + prefix + "-' || :cart").replace(":event", Long.toString(target.eventId()));
         String memberships = QuotaCounter.MEMBERSHIPS.replace(":items", items);
+        String positions = CartPosition.OF_CART.replace(":cart", "'" + prefix + "-' || :cart");
         Files.writeString(script, template.formatted((1L << 56) | target.eventId(), (2L << 56) | target.quotaId(),
-                target.quotaId(), target.itemId(), prefix, CARTS, target.slug(), target.eventId(), count, insert,
+                target.quotaId(), target.itemId(), prefix, CARTS, positions, target.eventId(), count, insert,
                 lockCart, memberships));
         Matcher address = Pattern.compile("jdbc:postgresql://([^:/]+):(\\d+)/([^?]+)").matcher(url);
         if (!address.find()) {

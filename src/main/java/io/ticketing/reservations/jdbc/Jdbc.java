@@ -1,0 +1,206 @@
+package io.ticketing.reservations.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import javax.sql.DataSource;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.PersistenceException;
+
+/**
+ * Plain JDBC on the transaction's own connection, for the statements every add to cart sends. A Hibernate native
+ * query cost about twice the CPU of the same statement sent this way (it resolves its result types on every call,
+ * and for array columns throws and catches an exception doing so), and the reservation path is CPU-bound.
+ *
+ * <p>Nothing is flushed first: use it only where the transaction has no pending entity change, as
+ * {@code Reservations} and the cart's own statements do (they run before anything is written through Hibernate).
+ * Parameters are named ({@code :items}), as in the SQL constants the benchmark also runs through pgbench.
+ */
+@ApplicationScoped
+public class Jdbc {
+
+    /** Reads one row; the result set is positioned on it. */
+    @FunctionalInterface
+    public interface RowReader<T> {
+
+        T read(ResultSet row) throws SQLException;
+    }
+
+    /** A statement with what to make of each of its rows. */
+    public record Query<T>(Statement statement, RowReader<T> reader) {
+
+        public List<T> list() {
+            return statement.list(reader);
+        }
+    }
+
+    private static final Pattern PARAMETER = Pattern.compile("(?<![:\\w]):([a-z_]+)");
+
+    /** The SQL with {@code ?} for each named parameter, and the names in order. */
+    private record Positional(String sql, List<String> names) {
+
+        static Positional of(String sql) {
+            List<String> names = new ArrayList<>();
+            Matcher parameter = PARAMETER.matcher(sql);
+            StringBuilder positional = new StringBuilder();
+            while (parameter.find()) {
+                names.add(parameter.group(1));
+                parameter.appendReplacement(positional, "?");
+            }
+            parameter.appendTail(positional);
+            return new Positional(positional.toString(), List.copyOf(names));
+        }
+    }
+
+    private final DataSource dataSource;
+    private final Map<String, Positional> statements = new ConcurrentHashMap<>();
+
+    Jdbc(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    public Statement statement(String sql) {
+        return new Statement(statements.computeIfAbsent(sql, Positional::of));
+    }
+
+    /**
+     * One statement with its parameters: {@code Long[]} is sent as {@code bigint[]}, {@code Boolean[]} as
+     * {@code boolean[]}, {@code Instant} as timestamptz.
+     */
+    public final class Statement {
+
+        private final Positional positional;
+        private final Map<String, Object> values = new HashMap<>();
+
+        private Statement(Positional positional) {
+            this.positional = positional;
+        }
+
+        public Statement set(String name, Object value) {
+            values.put(name, value);
+            return this;
+        }
+
+        public <T> Query<T> reading(RowReader<T> reader) {
+            return new Query<>(this, reader);
+        }
+
+        public <T> List<T> list(RowReader<T> reader) {
+            // Inside a JTA transaction Agroal hands out the transaction's own connection, the one Hibernate uses.
+            try (Connection connection = dataSource.getConnection();
+                    PreparedStatement statement = prepare(connection, List.of(this))) {
+                return rows(statement.executeQuery(), reader);
+            } catch (SQLException e) {
+                throw new PersistenceException("statement failed: " + positional.sql(), e);
+            }
+        }
+
+        /**
+         * Runs this statement, then {@code next}, in one round trip, and returns the rows of {@code next}. Each is
+         * still a statement of its own: {@code next} sees what was committed before it began, after this one
+         * finished. If this one fails, {@code next} does not run.
+         */
+        public <T> List<T> thenList(Query<T> next) {
+            try (Connection connection = dataSource.getConnection();
+                    PreparedStatement statement = prepare(connection, List.of(this, next.statement()))) {
+                statement.execute();
+                if (!statement.getMoreResults()) {
+                    throw new IllegalStateException("no rows from " + next.statement().positional.sql());
+                }
+                return rows(statement.getResultSet(), next.reader());
+            } catch (SQLException e) {
+                throw new PersistenceException("statements failed: " + positional.sql() + "; "
+                        + next.statement().positional.sql(), e);
+            }
+        }
+    }
+
+    /** One JDBC statement for {@code statements}: the driver sends them together and runs them one after another. */
+    private static PreparedStatement prepare(Connection connection, List<Statement> statements) throws SQLException {
+        String sql = statements.stream().map(statement -> statement.positional.sql()).collect(Collectors.joining("; "));
+        PreparedStatement prepared = connection.prepareStatement(sql);
+        try {
+            int index = 1;
+            for (Statement statement : statements) {
+                for (String name : statement.positional.names()) {
+                    if (!statement.values.containsKey(name)) {
+                        throw new IllegalArgumentException("no value for :" + name);
+                    }
+                    bind(connection, prepared, index++, statement.values.get(name));
+                }
+            }
+            return prepared;
+        } catch (SQLException | RuntimeException e) {
+            prepared.close();
+            throw e;
+        }
+    }
+
+    private static <T> List<T> rows(ResultSet rows, RowReader<T> reader) throws SQLException {
+        try (rows) {
+            List<T> result = new ArrayList<>();
+            while (rows.next()) {
+                result.add(reader.read(rows));
+            }
+            return result;
+        }
+    }
+
+    private static void bind(Connection connection, PreparedStatement statement, int index, Object value)
+            throws SQLException {
+        if (value instanceof Long[] numbers) {
+            statement.setArray(index, connection.createArrayOf("bigint", numbers));
+        } else if (value instanceof Boolean[] flags) {
+            statement.setArray(index, connection.createArrayOf("boolean", flags));
+        } else if (value instanceof Instant instant) {
+            statement.setObject(index, OffsetDateTime.ofInstant(instant, ZoneOffset.UTC));
+        } else {
+            statement.setObject(index, value);
+        }
+    }
+
+    /** A {@code bigint[]} column as ids; nulls (from an outer join) are left out. */
+    public static List<Long> longs(ResultSet row, int column) throws SQLException {
+        List<Long> numbers = new ArrayList<>();
+        java.sql.Array array = row.getArray(column);
+        if (array != null) {
+            for (Object number : (Object[]) array.getArray()) {
+                if (number != null) {
+                    numbers.add(((Number) number).longValue());
+                }
+            }
+        }
+        return numbers;
+    }
+
+    /** A nullable integer column. */
+    public static Integer integer(ResultSet row, int column) throws SQLException {
+        int value = row.getInt(column);
+        return row.wasNull() ? null : value;
+    }
+
+    /** A nullable bigint column. */
+    public static Long nullableLong(ResultSet row, int column) throws SQLException {
+        long value = row.getLong(column);
+        return row.wasNull() ? null : value;
+    }
+
+    public static Instant instant(ResultSet row, int column) throws SQLException {
+        OffsetDateTime time = row.getObject(column, OffsetDateTime.class);
+        return time == null ? null : time.toInstant();
+    }
+}
