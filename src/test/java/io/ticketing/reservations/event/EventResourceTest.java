@@ -4,10 +4,15 @@ import static io.restassured.RestAssured.given;
 import static io.ticketing.reservations.support.Api.ADMIN;
 import static io.ticketing.reservations.support.Api.STOREFRONT;
 import static io.ticketing.reservations.support.Api.newEvent;
+import static io.ticketing.reservations.support.Api.storefront;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.closeTo;
 import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -108,6 +113,26 @@ class EventResourceTest {
                 .then().statusCode(412).body("code", equalTo("version_conflict"));
         given().header("Authorization", ADMIN).get("/api/v1/events/{event}", patched)
                 .then().statusCode(200).body("name", equalTo("After")).header("ETag", "\"1\"");
+    }
+
+    /** Carts use the event from a short cache; a change through this replica must not wait for it to expire. */
+    @Test
+    void shouldGiveNewCartsTheCartTtlOfAChangeAtOnce() {
+        assertThat(secondsUntilExpiry(newCartExpiry()), closeTo(1800, 60));
+
+        given().header("Authorization", ADMIN).header("If-Match", "\"0\"").contentType("application/json")
+                .body(Map.of("cart_ttl_seconds", 600)).patch("/api/v1/events/{event}", slug)
+                .then().statusCode(200);
+
+        assertThat(secondsUntilExpiry(newCartExpiry()), closeTo(600, 60));
+    }
+
+    private String newCartExpiry() {
+        return storefront().post("/api/v1/events/{event}/carts", slug).then().statusCode(201).extract().path("expires");
+    }
+
+    private static double secondsUntilExpiry(String expires) {
+        return Duration.between(Instant.now(), Instant.parse(expires)).toSeconds();
     }
 
     @Test
