@@ -39,7 +39,7 @@ public class EventService {
         this.transactions = transactions;
     }
 
-    /** The event by slug, as of at most {@code events.cache-ttl} ago, or 404. Not managed by Hibernate. */
+    /** The event by slug, as of at most {@code events.cache-ttl} ago, or 404. Shared by requests: never change it. */
     public Event get(String slug) {
         long now = System.nanoTime();
         Loaded loaded = bySlug.get(slug);

@@ -22,10 +22,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.PersistenceException;
 
 /**
- * Plain JDBC on the transaction's own connection, for the statements every add to cart sends. A Hibernate native
- * query cost about twice the CPU of the same statement sent this way (it resolves its result types on every call,
- * and for array columns throws and catches an exception doing so), and in a sale the service and PostgreSQL share
- * the same cores.
+ * Plain JDBC on the transaction's own connection (outside a transaction, a pooled one in auto-commit), for the
+ * statements every add to cart sends. A Hibernate native query cost about twice the CPU of the same statement sent
+ * this way (it resolves its result types on every call, and for array columns throws and catches an exception doing
+ * so), and in a sale the service and PostgreSQL share the same cores.
  *
  * <p>Nothing is flushed first: use it only where the transaction has no pending entity change, as
  * {@code Reservations} and the cart's own statements do (they run before anything is written through Hibernate).
