@@ -24,7 +24,7 @@ import io.ticketing.reservations.inventory.QuotaCounter;
 final class Ceiling {
 
     /** The hot quota of a scenario: its event, quota and item, and the event's slug. */
-    record Target(long eventId, long quotaId, long itemId, String slug) {
+    record Target(long eventId, long quotaId, long itemId) {
     }
 
     private static final int CARTS = 200;

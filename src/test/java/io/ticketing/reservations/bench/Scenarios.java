@@ -191,7 +191,7 @@ final class Scenarios {
         String[] event = admin.event();
         long item = admin.item(event[0], false);
         long quota = admin.quota(event[0], item, HOT_QUOTA);
-        return new Ceiling.Target(Long.parseLong(event[1]), quota, item, event[0]);
+        return new Ceiling.Target(Long.parseLong(event[1]), quota, item);
     }
 
     private static List<List<String>> carts(List<Load.Client> buyers, java.util.function.IntFunction<String> eventOf)
