@@ -3,7 +3,6 @@ package io.ticketing.reservations.cart;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.List;
 
 import jakarta.persistence.Column;
@@ -41,17 +40,17 @@ public class CartPosition extends HeldPosition {
     public Instant expires;
 
     /** The cart's positions, not managed by Hibernate: for an answer, read with the cart's row lock held. */
-    static List<CartPosition> ofCart(Jdbc jdbc, String cartId) {
-        return jdbc.statement(OF_CART).set("cart", cartId).list(row -> read(row, cartId));
+    static Jdbc.Query<CartPosition> ofCart(Jdbc jdbc, String cartId) {
+        return jdbc.statement(OF_CART).set("cart", cartId).reading(row -> read(row, cartId));
     }
 
-    /** Inserts one position per claim and returns them, in order, not managed by Hibernate. */
-    static List<CartPosition> insertAll(Jdbc jdbc, String cartId, List<Claim> claims, Instant expires) {
+    /** Inserts one position per claim and returns them, not managed by Hibernate. */
+    static Jdbc.Query<CartPosition> insertAll(Jdbc jdbc, String cartId, List<Claim> claims, Instant expires) {
         return jdbc.statement(INSERT_ALL).set("cart", cartId)
                 .set("items", claims.stream().map(Claim::itemId).toArray(Long[]::new))
                 .set("seats", claims.stream().map(Claim::seatId).toArray(Long[]::new))
                 .set("vouchers", claims.stream().map(Claim::voucherId).toArray(Long[]::new)).set("expires", expires)
-                .list(row -> read(row, cartId)).stream().sorted(Comparator.comparing(position -> position.id)).toList();
+                .reading(row -> read(row, cartId));
     }
 
     private static CartPosition read(ResultSet row, String cartId) throws SQLException {

@@ -32,8 +32,9 @@ public class CartResource {
 
     @POST
     public Response create(@PathParam("event") String slug) {
-        Cart cart = carts.create(events.get(slug));
-        return Response.created(URI.create("/api/v1/events/" + slug + "/carts/" + cart.id)).entity(carts.view(cart))
+        CartService.Contents cart = carts.create(events.get(slug));
+        return Response.created(URI.create("/api/v1/events/" + slug + "/carts/" + cart.cart().id))
+                .entity(carts.view(cart))
                 .build();
     }
 

@@ -2,6 +2,7 @@ package io.ticketing.reservations.cart;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -32,7 +33,7 @@ import io.ticketing.reservations.reservation.Reservations;
 @ApplicationScoped
 public class CartService {
 
-    /** A cart with all its positions, as an add to cart leaves them. */
+    /** A cart with all its positions, read under its row lock. */
     public record Contents(Cart cart, List<CartPosition> positions) {
     }
 
@@ -46,14 +47,12 @@ public class CartService {
         this.jdbc = jdbc;
     }
 
-    @Transactional
-    public Cart create(Event event) {
-        Cart cart = new Cart();
-        cart.id = RandomIds.next();
-        cart.eventId = event.id;
-        cart.expires = Deadlines.inSeconds(event.cartTtlSeconds);
-        cart.persist();
-        return cart;
+    /** In auto-commit: one statement, one round trip, and the answer needs no other read. */
+    @Transactional(Transactional.TxType.NOT_SUPPORTED)
+    public Contents create(Event event) {
+        Cart cart = jdbc.statement(Cart.INSERT).set("id", RandomIds.next()).set("event", event.id)
+                .set("expires", Deadlines.inSeconds(event.cartTtlSeconds)).list(Cart::read).get(0);
+        return new Contents(cart, List.of());
     }
 
     @Transactional(Transactional.TxType.SUPPORTS)
@@ -70,6 +69,15 @@ public class CartService {
                 .firstResultOptional().orElseThrow(() -> new NotFoundException("cart", cartId));
     }
 
+    /** The cart, its row locked as {@link #lock} does, with its positions, in one round trip. */
+    public Contents lockWithPositions(Event event, String cartId) {
+        Jdbc.RoundTrip reads = jdbc.roundTrip();
+        Jdbc.Rows<Cart> locked = reads.add(Cart.lock(jdbc, event.id, cartId));
+        Jdbc.Rows<CartPosition> positions = reads.add(CartPosition.ofCart(jdbc, cartId));
+        reads.send();
+        return new Contents(locked.first().orElseThrow(() -> new NotFoundException("cart", cartId)), positions.all());
+    }
+
     /** All or nothing: every new position fits, under the locks, or none is added. */
     @DurableTransaction
     public Contents add(Event event, String cartId, List<CartRequests.NewPosition> positions) {
@@ -79,15 +87,18 @@ public class CartService {
                     count + " positions in one request; at most " + config.maxPositions() + " are allowed.");
         }
         Instant expires = Deadlines.inSeconds(event.cartTtlSeconds);
-        // The cart's deadline is written with its row lock, and the positions for the answer are read under it,
-        // before the advisory locks: the locked part stays short, and nothing is read after the commit.
-        Cart cart = Cart.lockExtending(jdbc, event.id, cartId, expires)
-                .orElseThrow(() -> new NotFoundException("cart", cartId));
-        List<CartPosition> held = CartPosition.ofCart(jdbc, cart.id);
         List<Claim> claims = claimsFor(event, positions);
-        reservations.reserve(event.id, claims, List.of());
-        List<CartPosition> added = CartPosition.insertAll(jdbc, cart.id, claims, expires);
-        return new Contents(cart, Stream.concat(held.stream(), added.stream()).toList());
+        // Three round trips: the cart locked with its new deadline, its positions for the answer, and what deciding
+        // the locks needs; then the locks, the counts and the insert; then the commit. Nothing is read after it.
+        Jdbc.RoundTrip reads = jdbc.roundTrip();
+        Jdbc.Rows<Cart> locked = reads.add(Cart.lockExtending(jdbc, event.id, cartId, expires));
+        Jdbc.Rows<CartPosition> held = reads.add(CartPosition.ofCart(jdbc, cartId));
+        Reservations.Reservation reservation = reservations.prepare(event.id, claims, List.of(), reads);
+        reads.send();
+        Cart cart = locked.first().orElseThrow(() -> new NotFoundException("cart", cartId));
+        List<CartPosition> added = reservation.reserveThen(CartPosition.insertAll(jdbc, cart.id, claims, expires))
+                .stream().sorted(Comparator.comparing(position -> position.id)).toList();
+        return new Contents(cart, Stream.concat(held.all().stream(), added.stream()).toList());
     }
 
     /** Holds far from their deadline are extended as they are; the others are re-checked, all or nothing. */

@@ -130,9 +130,9 @@ public class QuotaCounter {
     }
 
     /** Every quota the items are in, with its members, without counting: what to lock. */
-    public List<Membership> membershipsOf(Collection<Long> itemIds) {
+    public Jdbc.Query<Membership> membershipsOf(Collection<Long> itemIds) {
         return jdbc.statement(MEMBERSHIPS).set("items", itemIds.toArray(Long[]::new))
-                .list(row -> new Membership(row.getLong(1), Jdbc.integer(row, 2), itemIds(row, 3)));
+                .reading(row -> new Membership(row.getLong(1), Jdbc.integer(row, 2), itemIds(row, 3)));
     }
 
     private static Jdbc.Query<CountedQuota> counting(Jdbc.Statement countStatement,

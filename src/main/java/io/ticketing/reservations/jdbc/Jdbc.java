@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -109,24 +110,92 @@ public class Jdbc {
                 throw new PersistenceException("statement failed: " + positional.sql(), e);
             }
         }
+    }
 
-        /**
-         * Runs this statement, then {@code next}, in one round trip, and returns the rows of {@code next}. Each is
-         * still a statement of its own: {@code next} sees what was committed before it began, after this one
-         * finished. If this one fails, {@code next} does not run.
-         */
-        public <T> List<T> thenList(Query<T> next) {
-            try (Connection connection = dataSource.getConnection();
-                    PreparedStatement statement = prepare(connection, List.of(this, next.statement()))) {
-                statement.execute();
-                if (!statement.getMoreResults()) {
-                    throw new IllegalStateException("no rows from " + next.statement().positional.sql());
-                }
-                return rows(statement.getResultSet(), next.reader());
-            } catch (SQLException e) {
-                throw new PersistenceException("statements failed: " + positional.sql() + "; "
-                        + next.statement().positional.sql(), e);
+    /**
+     * Queries sent together and run one after another, each a statement of its own that sees what was committed
+     * before it began; if one fails, none after it runs. Every round trip to PostgreSQL costs both sides a wake-up,
+     * and on two shared cores those were the largest single cost of an add to cart.
+     */
+    public RoundTrip roundTrip() {
+        return new RoundTrip();
+    }
+
+    /** The queries of one {@link RoundTrip}, in the order they are added. */
+    public final class RoundTrip {
+
+        private final List<Rows<?>> queued = new ArrayList<>();
+
+        private RoundTrip() {
+        }
+
+        /** Queues {@code query}; its rows are there once the round trip is sent. */
+        public <T> Rows<T> add(Query<T> query) {
+            Rows<T> rows = new Rows<>(query);
+            queued.add(rows);
+            return rows;
+        }
+
+        /** Queues a statement whose rows, if any, nobody reads: an update. */
+        public void add(Statement update) {
+            add(update.reading(row -> null));
+        }
+
+        public void send() {
+            sendAfter(null);
+        }
+
+        /** Sends {@code first} (when not null), then the queued queries, in one round trip. */
+        public void sendAfter(Statement first) {
+            List<Statement> statements = new ArrayList<>();
+            if (first != null) {
+                statements.add(first);
             }
+            queued.forEach(rows -> statements.add(rows.query.statement()));
+            if (statements.isEmpty()) {
+                return;
+            }
+            try (Connection connection = dataSource.getConnection();
+                    PreparedStatement statement = prepare(connection, statements)) {
+                statement.execute();
+                if (first != null) {
+                    statement.getMoreResults();
+                }
+                for (Rows<?> rows : queued) {
+                    rows.read(statement.getResultSet());
+                    statement.getMoreResults();
+                }
+            } catch (SQLException e) {
+                throw new PersistenceException("statements failed: "
+                        + statements.stream().map(s -> s.positional.sql()).collect(Collectors.joining("; ")), e);
+            }
+        }
+    }
+
+    /** The rows one query of a {@link RoundTrip} returned. */
+    public static final class Rows<T> {
+
+        private final Query<T> query;
+        private List<T> rows;
+
+        private Rows(Query<T> query) {
+            this.query = query;
+        }
+
+        /** {@code null}: the statement returned an update count, not rows. */
+        private void read(ResultSet result) throws SQLException {
+            rows = result == null ? List.of() : Jdbc.rows(result, query.reader());
+        }
+
+        public List<T> all() {
+            if (rows == null) {
+                throw new IllegalStateException("the round trip was not sent yet");
+            }
+            return rows;
+        }
+
+        public Optional<T> first() {
+            return all().stream().findFirst();
         }
     }
 

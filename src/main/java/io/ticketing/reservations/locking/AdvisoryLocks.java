@@ -3,7 +3,6 @@ package io.ticketing.reservations.locking;
 import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -32,8 +31,9 @@ import io.ticketing.reservations.jdbc.Jdbc;
  * (HTTP 503 {@code lock_timeout}) rolls the transaction back.</li>
  * </ol>
  * Key layout: {@link LockTarget}. The statement: {@code acquire_advisory_locks} in migration V2.
- * At READ COMMITTED every statement after the locks sees what the previous holder committed. The first of them
- * can be sent with the locks ({@link #lockObjectsThen}): one round trip less while the locks are held.
+ * At READ COMMITTED every statement after the locks sees what the previous holder committed. The statements that
+ * follow can be sent with the locks ({@link #lockObjectsThen}): the holder then waits for no round trip to the
+ * service before them.
  */
 @ApplicationScoped
 public class AdvisoryLocks {
@@ -57,7 +57,7 @@ public class AdvisoryLocks {
         this.config = config;
         this.waitTime = Timer.builder("inventory.lock.wait")
                 .description(
-                        "Time spent acquiring the advisory locks of one transaction, with the statement sent with them")
+                        "Time spent acquiring the advisory locks of one transaction, with the statements sent with them")
                 .publishPercentiles(0.5, 0.99)
                 .publishPercentileHistogram()
                 .register(meters);
@@ -72,14 +72,16 @@ public class AdvisoryLocks {
     }
 
     /**
-     * {@link #lockObjects}, then {@code firstRead} in the same round trip, as a statement of its own that sees what
-     * the previous holder committed; returns its rows. With {@code null}, only locks.
+     * {@link #lockObjects}, then the queries of {@code then} in the same round trip, each a statement of its own
+     * that sees what the previous holder committed. If the locks time out, none of them runs. With {@code null},
+     * only locks.
      */
-    public <T> List<T> lockObjectsThen(long eventId, Collection<LockTarget> objects, Jdbc.Query<T> firstRead) {
+    public void lockObjectsThen(long eventId, Collection<LockTarget> objects, Jdbc.RoundTrip then) {
         long[] objectKeys = objects.stream().mapToLong(LockTarget::key).distinct().toArray();
         long eventKey = LockTarget.event(eventId).key();
         if (objectKeys.length > MAX_EXCLUSIVE_OBJECTS) {
-            return acquire(new Long[]{eventKey}, new Boolean[]{false}, firstRead);
+            acquire(new Long[]{eventKey}, new Boolean[]{false}, then);
+            return;
         }
         Long[] keys = new Long[objectKeys.length + 1];
         Boolean[] shared = new Boolean[objectKeys.length + 1];
@@ -89,7 +91,7 @@ public class AdvisoryLocks {
             keys[i + 1] = objectKeys[i];
             shared[i + 1] = false;
         }
-        return acquire(keys, shared, firstRead);
+        acquire(keys, shared, then);
     }
 
     /** Locks the whole event exclusively: for changes that cannot tell which objects they touch. */
@@ -97,17 +99,17 @@ public class AdvisoryLocks {
         acquire(new Long[]{LockTarget.event(eventId).key()}, new Boolean[]{false}, null);
     }
 
-    private <T> List<T> acquire(Long[] keys, Boolean[] shared, Jdbc.Query<T> firstRead) {
+    private void acquire(Long[] keys, Boolean[] shared, Jdbc.RoundTrip then) {
         claimTransaction();
         long started = System.nanoTime();
         Jdbc.Statement acquire = jdbc.statement(ACQUIRE).set("keys", keys).set("shared", shared).set("budget_ms",
                 Math.toIntExact(config.timeout().toMillis()));
         try {
-            if (firstRead == null) {
+            if (then == null) {
                 acquire.list(row -> null);
-                return List.of();
+            } else {
+                then.sendAfter(acquire);
             }
-            return acquire.thenList(firstRead);
         } catch (PersistenceException e) {
             if (e.getCause() instanceof SQLException cause && LOCK_NOT_AVAILABLE.equals(cause.getSQLState())) {
                 timeouts.increment();

@@ -32,9 +32,9 @@ public class OrderResource {
     @RequiresScope(Scope.STOREFRONT)
     public Response checkout(@PathParam("event") String slug, @Valid @NotNull Checkout request) {
         Event event = events.get(slug);
-        Order order = orders.checkout(event, request);
-        return Response.created(URI.create("/api/v1/events/" + slug + "/orders/" + order.code))
-                .entity(orders.view(event, order)).build();
+        OrderService.Placed placed = orders.checkout(event, request);
+        return Response.created(URI.create("/api/v1/events/" + slug + "/orders/" + placed.order().code))
+                .entity(orders.view(event, placed)).build();
     }
 
     /** The code is the order's credential, so a storefront may read any order whose code it holds. */

@@ -1,5 +1,7 @@
 package io.ticketing.reservations.order;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
@@ -16,10 +18,9 @@ import jakarta.transaction.Transactional;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.ticketing.reservations.auth.RandomIds;
-import io.ticketing.reservations.cart.Cart;
-import io.ticketing.reservations.cart.CartPosition;
 import io.ticketing.reservations.cart.CartService;
 import io.ticketing.reservations.event.Event;
+import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.locking.DurableTransaction;
 import io.ticketing.reservations.problem.ApiException;
 import io.ticketing.reservations.problem.NotFoundException;
@@ -39,6 +40,20 @@ public class OrderService {
     /** Giving back never goes below 0: an admin may have lowered the count by hand. */
     private static final String GIVE_BACK = """
             UPDATE vouchers SET redeemed = greatest(redeemed - :uses, 0) WHERE id = :voucher""";
+    /**
+     * The order and its positions, copied from the cart under its row lock, in one statement; the positions in item
+     * order, so their ids follow it. Returns the positions.
+     */
+    private static final String PLACE = """
+            WITH placed AS (
+              INSERT INTO orders (event_id, code, email, status, expires, created_at)
+              VALUES (:event, :code, :email, :status, :expires, :created) RETURNING id)
+            INSERT INTO order_positions (order_id, item_id, seat_id, voucher_id, price)
+            SELECT placed.id, c.item_id, c.seat_id, c.voucher_id, c.price
+            FROM placed CROSS JOIN cart_positions c WHERE c.cart_id = :cart ORDER BY c.item_id, c.id
+            RETURNING id, order_id, item_id, seat_id, voucher_id, price""";
+    private static final String DELETE_CART_POSITIONS = "DELETE FROM cart_positions WHERE cart_id = :cart";
+    private static final String DELETE_CART = "DELETE FROM carts WHERE id = :cart";
     /** The expiry's claim on one candidate: skip it if another replica has it (double-checked locking). */
     private static final String CLAIM_DUE = """
             SELECT id FROM orders WHERE id = :order AND status = 'pending' AND expires < now()
@@ -49,14 +64,20 @@ public class OrderService {
     private final EntityManager entityManager;
     private final MeterRegistry meters;
     private final Webhooks webhooks;
+    private final Jdbc jdbc;
 
     OrderService(CartService carts, Reservations reservations, EntityManager entityManager, MeterRegistry meters,
-            Webhooks webhooks) {
+            Webhooks webhooks, Jdbc jdbc) {
         this.carts = carts;
         this.reservations = reservations;
         this.entityManager = entityManager;
         this.meters = meters;
         this.webhooks = webhooks;
+        this.jdbc = jdbc;
+    }
+
+    /** An order with its positions, as a checkout leaves them. */
+    public record Placed(Order order, List<OrderPosition> positions) {
     }
 
     /**
@@ -64,13 +85,13 @@ public class OrderService {
      * the order, its redeemed vouchers and the cart's removal commit together.
      */
     @DurableTransaction
-    public Order checkout(Event event, Checkout request) {
-        Cart cart = carts.lock(event, request.cartId());
-        List<CartPosition> positions = cart.positions();
-        if (positions.isEmpty()) {
-            throw new ApiException(409, "cart_empty", "Conflict", "Cart " + cart.id + " has no positions to order.");
+    public Placed checkout(Event event, Checkout request) {
+        CartService.Contents cart = carts.lockWithPositions(event, request.cartId());
+        if (cart.positions().isEmpty()) {
+            throw new ApiException(409, "cart_empty", "Conflict",
+                    "Cart " + cart.cart().id + " has no positions to order.");
         }
-        carts.reviveStale(event, positions);
+        carts.reviveStale(event, cart.positions());
         Order order = new Order();
         order.eventId = event.id;
         order.code = RandomIds.next();
@@ -78,24 +99,23 @@ public class OrderService {
         order.status = Order.Status.PENDING;
         order.createdAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
         order.expires = Deadlines.inSeconds(event.paymentTermSeconds);
-        order.persist();
         // Vouchers before the sales counters, the order in which paying and cancelling take them (the status
         // change's trigger runs at flush): taken the other way round, a checkout and a cancel can deadlock.
-        changeRedemptions(REDEEM, positions.stream().map(position -> position.voucherId).toList());
-        // In item order, so that checkouts update the items' sales counters in one order and cannot deadlock.
-        for (CartPosition position : positions.stream().sorted(Comparator.comparing(p -> p.itemId)).toList()) {
-            OrderPosition sold = new OrderPosition();
-            sold.orderId = order.id;
-            sold.itemId = position.itemId;
-            sold.seatId = position.seatId;
-            sold.voucherId = position.voucherId;
-            sold.price = position.price;
-            sold.persist();
-        }
-        CartPosition.delete("cartId", cart.id);
-        cart.delete();
+        changeRedemptions(REDEEM, cart.positions().stream().map(position -> position.voucherId).toList());
+        // The sales counters' rows of the items stay locked from here to the commit, so the order, its positions
+        // and the cart's removal go in one round trip.
+        Jdbc.RoundTrip writes = jdbc.roundTrip();
+        Jdbc.Rows<OrderPosition> sold = writes.add(jdbc.statement(PLACE).set("event", event.id)
+                .set("code", order.code).set("email", order.email).set("status", order.status.value())
+                .set("expires", order.expires).set("created", order.createdAt).set("cart", cart.cart().id)
+                .reading(OrderService::soldPosition));
+        writes.add(jdbc.statement(DELETE_CART_POSITIONS).set("cart", cart.cart().id));
+        writes.add(jdbc.statement(DELETE_CART).set("cart", cart.cart().id));
+        writes.send();
+        List<OrderPosition> positions = sold.all().stream().sorted(Comparator.comparing(p -> p.id)).toList();
+        order.id = positions.get(0).orderId;
         happened(event, order, "placed");
-        return order;
+        return new Placed(order, positions);
     }
 
     @Transactional(Transactional.TxType.SUPPORTS)
@@ -149,7 +169,15 @@ public class OrderService {
 
     @Transactional(Transactional.TxType.SUPPORTS)
     public OrderView view(Event event, Order order) {
-        List<OrderPosition> positions = order.positions();
+        return view(event, order, order.positions());
+    }
+
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public OrderView view(Event event, Placed placed) {
+        return view(event, placed.order(), placed.positions());
+    }
+
+    private static OrderView view(Event event, Order order, List<OrderPosition> positions) {
         PositionLabels labels = PositionLabels.of(positions);
         return new OrderView(order.code, order.status.value(), order.email, event.currency,
                 labels.total().toPlainString(), order.expires, order.createdAt,
@@ -185,6 +213,17 @@ public class OrderService {
             entityManager.flush();
             return view(event, order);
         });
+    }
+
+    private static OrderPosition soldPosition(ResultSet row) throws SQLException {
+        OrderPosition position = new OrderPosition();
+        position.id = row.getLong(1);
+        position.orderId = row.getLong(2);
+        position.itemId = row.getLong(3);
+        position.seatId = Jdbc.nullableLong(row, 4);
+        position.voucherId = Jdbc.nullableLong(row, 5);
+        position.price = row.getBigDecimal(6);
+        return position;
     }
 
     private static ApiException wrongState(Order order, String wanted) {

@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -45,7 +46,8 @@ import io.ticketing.reservations.problem.NotFoundException;
  * holds that capacity), its seat and its voucher. Admin changes lock in {@code InventoryService} and
  * {@code VoucherService}; freeing capacity locks nothing.
  *
- * <p>Callers run in a {@code @DurableTransaction} and call {@link #reserve} once, then write. Everything read
+ * <p>Callers run in a {@code @DurableTransaction} and call {@link #reserve} once, then write; or, to spare the
+ * lock holder round trips, {@link #prepare} and {@link Reservation#reserveThen} with the write. Everything read
  * after the locks (quota sizes, memberships, counts) is what the previous holder committed.
  */
 @ApplicationScoped
@@ -81,28 +83,90 @@ public class Reservations {
      * {@code ownPositions} are cart positions being re-checked: they do not count against themselves.
      */
     public void reserve(long eventId, List<Claim> claims, Collection<Long> ownPositions) {
-        if (claims.isEmpty()) {
-            return;
-        }
-        countingRefusals(() -> {
-            Map<Long, Item> items = EventOwnedEntity.byIds(Item.class, eventId, ids(claims, Claim::itemId));
-            Map<Long, Seat> seats = EventOwnedEntity.byIds(Seat.class, eventId, ids(claims, Claim::seatId));
-            Map<Long, Voucher> vouchers = EventOwnedEntity.byIds(Voucher.class, eventId, ids(claims, Claim::voucherId));
-            List<Membership> membershipsBefore = counter.membershipsOf(items.keySet());
-            checkRules(claims, items, seats, vouchers, membershipsBefore);
+        Jdbc.RoundTrip reads = jdbc.roundTrip();
+        Reservation reservation = prepare(eventId, claims, ownPositions, reads);
+        reads.send();
+        reservation.reserveThen(null);
+    }
 
-            Set<LockTarget> locked = objectsToLock(claims, vouchers, membershipsBefore);
-            // Counted in the same round trip as the locks: one wait less for a core while they are held.
-            List<CountedQuota> quotas = locks.lockObjectsThen(eventId, locked,
-                    counter.ofItemsQuery(items.keySet(), ownPositions));
-            requireLocked(objectsToLock(claims, vouchers, quotas), locked);
-            checkQuotas(claims, items, vouchers, quotas);
-            Long taken = firstTakenSeat(ids(claims, Claim::seatId), ownPositions, ids(claims, Claim::voucherId));
-            if (taken != null) {
-                throw ReservationConflict.seatUnavailable(seats.get(taken));
+    /**
+     * {@link #reserve} in two steps, for a flow with reads of its own to send in the same round trip: queues on
+     * {@code reads} what deciding which objects to lock needs (the items and the quotas they are in). Send it, then
+     * call {@link Reservation#reserveThen} once.
+     */
+    public Reservation prepare(long eventId, List<Claim> claims, Collection<Long> ownPositions, Jdbc.RoundTrip reads) {
+        Set<Long> itemIds = ids(claims, Claim::itemId);
+        return new Reservation(eventId, claims, ownPositions,
+                claims.isEmpty() ? null : reads.add(Item.inEvent(jdbc, eventId, itemIds)),
+                claims.isEmpty() ? null : reads.add(counter.membershipsOf(itemIds)),
+                EventOwnedEntity.byIds(Seat.class, eventId, ids(claims, Claim::seatId)),
+                EventOwnedEntity.byIds(Voucher.class, eventId, ids(claims, Claim::voucherId)));
+    }
+
+    /** Claims whose items and quotas are being read, before the locks. */
+    public final class Reservation {
+
+        private final long eventId;
+        private final List<Claim> claims;
+        private final Collection<Long> ownPositions;
+        private final Jdbc.Rows<Item> items;
+        private final Jdbc.Rows<Membership> memberships;
+        private final Map<Long, Seat> seats;
+        private final Map<Long, Voucher> vouchers;
+
+        private Reservation(long eventId, List<Claim> claims, Collection<Long> ownPositions, Jdbc.Rows<Item> items,
+                Jdbc.Rows<Membership> memberships, Map<Long, Seat> seats, Map<Long, Voucher> vouchers) {
+            this.eventId = eventId;
+            this.claims = claims;
+            this.ownPositions = ownPositions;
+            this.items = items;
+            this.memberships = memberships;
+            this.seats = seats;
+            this.vouchers = vouchers;
+        }
+
+        /**
+         * Locks what the claims consume and sends with the locks, in one round trip, what the checks read and then
+         * {@code write} (when not null), whose rows it returns. The checks run when the rows are back; if one fails,
+         * it throws and the transaction rolls back, {@code write} with it. So the lock holder waits for the service
+         * only before its commit. {@code write} runs after the checks' reads, which therefore do not see it.
+         */
+        public <T> List<T> reserveThen(Jdbc.Query<T> write) {
+            if (claims.isEmpty()) {
+                return write == null ? List.of() : write.list();
             }
-            checkVouchers(claims, vouchers, ownPositions);
-        });
+            return countingRefusals(() -> {
+                Map<Long, Item> itemsById = items.all().stream()
+                        .collect(Collectors.toMap(item -> item.id, Function.identity()));
+                List<Membership> membershipsBefore = memberships.all();
+                checkRules(claims, itemsById, seats, vouchers, membershipsBefore);
+
+                Set<LockTarget> locked = objectsToLock(claims, vouchers, membershipsBefore);
+                Set<Long> seatIds = ids(claims, Claim::seatId);
+                Map<Long, Long> voucherUses = claims.stream().map(Claim::voucherId).filter(Objects::nonNull)
+                        .collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
+                Jdbc.RoundTrip afterLocks = jdbc.roundTrip();
+                Jdbc.Rows<CountedQuota> quotas = afterLocks.add(counter.ofItemsQuery(itemsById.keySet(), ownPositions));
+                Jdbc.Rows<Long> takenSeats = seatIds.isEmpty()
+                        ? null
+                        : afterLocks.add(takenSeats(seatIds, ownPositions, ids(claims, Claim::voucherId)));
+                Jdbc.Rows<long[]> usesLeft = voucherUses.isEmpty()
+                        ? null
+                        : afterLocks.add(voucherUsesLeft(voucherUses.keySet(), ownPositions));
+                Jdbc.Rows<T> written = write == null ? null : afterLocks.add(write);
+                locks.lockObjectsThen(eventId, locked, afterLocks);
+
+                requireLocked(objectsToLock(claims, vouchers, quotas.all()), locked);
+                checkQuotas(claims, itemsById, vouchers, quotas.all());
+                if (takenSeats != null && takenSeats.first().isPresent()) {
+                    throw ReservationConflict.seatUnavailable(seats.get(takenSeats.first().get()));
+                }
+                if (usesLeft != null) {
+                    checkVouchers(voucherUses, vouchers, usesLeft.all());
+                }
+                return written == null ? List.of() : written.all();
+            });
+        }
     }
 
     /**
@@ -120,7 +184,7 @@ public class Reservations {
                 locked.add(LockTarget.seat(seat.id));
             }
             if (locked.isEmpty()) {
-                return;
+                return null;
             }
             locks.lockObjects(voucher.eventId, locked);
 
@@ -134,15 +198,16 @@ public class Reservations {
                     }
                 }
             }
-            if (seat != null && firstTakenSeat(Set.of(seat.id), List.of(), Set.of()) != null) {
+            if (seat != null && !takenSeats(Set.of(seat.id), List.of(), Set.of()).list().isEmpty()) {
                 throw ReservationConflict.seatUnavailable(seat);
             }
+            return null;
         });
     }
 
-    private void countingRefusals(Runnable flow) {
+    private <T> T countingRefusals(Supplier<T> flow) {
         try {
-            flow.run();
+            return flow.get();
         } catch (ReservationConflict refusal) {
             meters.counter("inventory.refusals", "code", refusal.code()).increment();
             throw refusal;
@@ -248,23 +313,19 @@ public class Reservations {
         }
     }
 
-    private Long firstTakenSeat(Set<Long> seatIds, Collection<Long> ownPositions, Set<Long> voucherIds) {
-        if (seatIds.isEmpty()) {
-            return null;
-        }
+    private Jdbc.Query<Long> takenSeats(Set<Long> seatIds, Collection<Long> ownPositions, Set<Long> voucherIds) {
         return jdbc.statement(TAKEN_SEATS).set("seats", seatIds.toArray(Long[]::new))
                 .set("own", ownPositions.toArray(Long[]::new)).set("vouchers", voucherIds.toArray(Long[]::new))
-                .list(row -> row.getLong(1)).stream().findFirst().orElse(null);
+                .reading(row -> row.getLong(1));
     }
 
-    private void checkVouchers(List<Claim> claims, Map<Long, Voucher> vouchers, Collection<Long> ownPositions) {
-        Map<Long, Long> uses = claims.stream().map(Claim::voucherId).filter(Objects::nonNull)
-                .collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
-        if (uses.isEmpty()) {
-            return;
-        }
-        List<long[]> usesLeft = jdbc.statement(VOUCHER_USES_LEFT).set("vouchers", uses.keySet().toArray(Long[]::new))
-                .set("own", ownPositions.toArray(Long[]::new)).list(row -> new long[]{row.getLong(1), row.getLong(2)});
+    private Jdbc.Query<long[]> voucherUsesLeft(Set<Long> voucherIds, Collection<Long> ownPositions) {
+        return jdbc.statement(VOUCHER_USES_LEFT).set("vouchers", voucherIds.toArray(Long[]::new))
+                .set("own", ownPositions.toArray(Long[]::new))
+                .reading(row -> new long[]{row.getLong(1), row.getLong(2)});
+    }
+
+    private static void checkVouchers(Map<Long, Long> uses, Map<Long, Voucher> vouchers, List<long[]> usesLeft) {
         for (long[] row : usesLeft) {
             long voucherId = row[0];
             long left = row[1];

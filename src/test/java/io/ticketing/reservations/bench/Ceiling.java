@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 
 import io.ticketing.reservations.cart.Cart;
 import io.ticketing.reservations.cart.CartPosition;
+import io.ticketing.reservations.inventory.Item;
 import io.ticketing.reservations.inventory.QuotaCounter;
 
 /**
@@ -69,20 +70,24 @@ final class Ceiling {
             """;
 
     /**
-     * The statements of one add to cart as the service sends them: the cart locked with its new deadline, its
-     * positions, the items, the quotas they are in, the locks, the count, the insert. The event comes from the
-     * service's cache.
+     * The statements of one add to cart as the service sends them, in its three round trips (a pipeline each, as
+     * the JDBC driver sends them): the cart locked with its new deadline, its positions, the items and the quotas
+     * they are in; the locks, the count and the insert; the commit. The event comes from the service's cache.
      */
     private static final String SERVICE = """
             \\set cart random(1, %6$d)
+            \\startpipeline
             BEGIN;
             %11$s;
             %7$s;
-            SELECT id, active, event_id, name, price, requires_seat, version FROM items WHERE id = ANY(ARRAY[%4$d]::bigint[]);
+            %13$s;
             %12$s;
+            \\endpipeline
+            \\startpipeline
             SELECT acquire_advisory_locks(ARRAY[%1$d, %2$d]::bigint[], ARRAY[true, false], 3000);
             %9$s;
             %10$s;
+            \\endpipeline
             COMMIT;
             """;
 
@@ -142,9 +147,10 @@ final class Ceiling {
                 .replace(":id", "'" + prefix + "-' || :cart").replace(":event", Long.toString(target.eventId()));
         String memberships = QuotaCounter.MEMBERSHIPS.replace(":items", items);
         String positions = CartPosition.OF_CART.replace(":cart", "'" + prefix + "-' || :cart");
+        String itemRows = Item.IN_EVENT.replace(":ids", items).replace(":event", Long.toString(target.eventId()));
         Files.writeString(script, template.formatted((1L << 56) | target.eventId(), (2L << 56) | target.quotaId(),
                 target.quotaId(), target.itemId(), prefix, CARTS, positions, target.eventId(), count, insert,
-                lockCart, memberships));
+                lockCart, memberships, itemRows));
         Matcher address = Pattern.compile("jdbc:postgresql://([^:/]+):(\\d+)/([^?]+)").matcher(url);
         if (!address.find()) {
             throw new IllegalStateException("cannot read host, port and database from " + url);
