@@ -71,8 +71,9 @@ public final class Bench {
 
     private void runAll() throws Exception {
         String header = String.format(
-                "| %-36s | %4s | %7s | %8s | %7s | %7s | %9s | %8s | %6s | %8s | %8s | %8s | %8s | %5s |",
-                "scenario", "c", "ops/s", "req/s", "p50 ms", "p99 ms", "lock p99", "timeouts", "errors", "refusals",
+                "| %-36s | %4s | %7s | %8s | %7s | %7s | %7s | %9s | %8s | %6s | %8s | %8s | %8s | %8s | %5s |",
+                "scenario", "c", "ops/s", "req/s", "p50 ms", "p99 ms", "req p99", "lock p99", "timeouts", "errors",
+                "refusals",
                 "oversold", "pgb min", "pgb svc", "ratio");
         rows.add(header);
         rows.add(header.replaceAll("[^|]", "-"));
@@ -131,9 +132,10 @@ public final class Bench {
             serviceSql = ceiling.service(Scenarios.ceilingTarget(admin), clients);
         }
         rows.add(String.format(
-                "| %-36s | %4d | %7.0f | %8.0f | %7.1f | %7.1f | %9s | %8.0f | %6d | %8d | %8d | %8s | %8s | %5s |",
+                "| %-36s | %4d | %7.0f | %8.0f | %7.1f | %7.1f | %7.1f | %9s | %8.0f | %6d | %8d | %8d | %8s | %8s | %5s |",
                 prepared.name(), clients, result.perSecond(), result.perSecond() * prepared.requestsPerOperation(),
-                result.p50Micros() / 1000.0, result.p99Micros() / 1000.0, String.format("%.1f ms", lockP99 * 1000),
+                result.p50Micros() / 1000.0, result.p99Micros() / 1000.0, result.requestP99Micros() / 1000.0,
+                String.format("%.1f ms", lockP99 * 1000),
                 timeouts, result.errors(), refusals.sum(), oversold, format(minimal), format(serviceSql),
                 minimal == null ? "-" : String.format("%.2f", result.perSecond() / minimal)));
         System.out.println(rows.get(rows.size() - 1));

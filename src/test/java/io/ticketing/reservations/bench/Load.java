@@ -18,7 +18,9 @@ final class Load {
         boolean run(Client client, int clientIndex) throws Exception;
     }
 
-    record Result(int clients, long operations, long errors, double seconds, long p50Micros, long p99Micros) {
+    /** Latencies of whole operations, and the p99 of the single HTTP requests they are made of. */
+    record Result(int clients, long operations, long errors, double seconds, long p50Micros, long p99Micros,
+            long requestP99Micros) {
         double perSecond() {
             return operations / seconds;
         }
@@ -30,6 +32,8 @@ final class Load {
         private final Http http;
         final java.util.Random random;
         final LongAdder refusals;
+        private long[] requestMicros = new long[1 << 16];
+        private int requests;
 
         Client(String base, String token, long seed, LongAdder refusals) {
             this.http = new Http(base, token);
@@ -38,7 +42,20 @@ final class Load {
         }
 
         Http.Response post(String path, String json) throws Exception {
-            return http.post(path, json);
+            long started = System.nanoTime();
+            Http.Response response = http.post(path, json);
+            if (requests == requestMicros.length) {
+                requestMicros = Arrays.copyOf(requestMicros, requests * 2);
+            }
+            requestMicros[requests++] = (System.nanoTime() - started) / 1000;
+            return response;
+        }
+
+        /** The latencies of the requests since the last call, which forgets them. */
+        long[] takeRequestLatencies() {
+            long[] taken = Arrays.copyOf(requestMicros, requests);
+            requests = 0;
+            return taken;
         }
 
         /** The cart id from a create-cart response. */
@@ -74,6 +91,7 @@ final class Load {
         CountDownLatch go = new CountDownLatch(1);
         List<Thread> threads = new ArrayList<>();
         long[] window = new long[2];
+        perClient.forEach(Client::takeRequestLatencies);
         for (int i = 0; i < clients; i++) {
             int index = i;
             Thread thread = new Thread(() -> {
@@ -118,9 +136,11 @@ final class Load {
         }
         double seconds = (System.nanoTime() - window[0]) / 1e9;
         long[] all = Arrays.stream(latencies).flatMapToLong(Arrays::stream).sorted().toArray();
+        long[] requests = perClient.stream().limit(clients).flatMapToLong(client -> Arrays.stream(
+                client.takeRequestLatencies())).sorted().toArray();
         long operations = Arrays.stream(counts).sum();
         return new Result(clients, operations, Arrays.stream(errors).sum(), seconds, percentile(all, 0.50),
-                percentile(all, 0.99));
+                percentile(all, 0.99), percentile(requests, 0.99));
     }
 
     private static long percentile(long[] sorted, double p) {
