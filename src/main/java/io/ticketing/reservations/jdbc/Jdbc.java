@@ -102,13 +102,10 @@ public class Jdbc {
         }
 
         public <T> List<T> list(RowReader<T> reader) {
-            // Inside a JTA transaction Agroal hands out the transaction's own connection, the one Hibernate uses.
-            try (Connection connection = dataSource.getConnection();
-                    PreparedStatement statement = prepare(connection, List.of(this))) {
-                return rows(statement.executeQuery(), reader);
-            } catch (SQLException e) {
-                throw new PersistenceException("statement failed: " + positional.sql(), e);
-            }
+            RoundTrip alone = new RoundTrip();
+            Rows<T> rows = alone.add(reading(reader));
+            alone.send();
+            return rows.all();
         }
     }
 
@@ -155,6 +152,7 @@ public class Jdbc {
             if (statements.isEmpty()) {
                 return;
             }
+            // Inside a JTA transaction Agroal hands out the transaction's own connection, the one Hibernate uses.
             try (Connection connection = dataSource.getConnection();
                     PreparedStatement statement = prepare(connection, statements)) {
                 statement.execute();
