@@ -68,13 +68,12 @@ public class AdvisoryLocks {
 
     /** Locks {@code objects} exclusively and their event shared (or the event alone, exclusively, above 20). */
     public void lockObjects(long eventId, Collection<LockTarget> objects) {
-        lockObjectsThen(eventId, objects, null);
+        lockObjectsThen(eventId, objects, jdbc.roundTrip());
     }
 
     /**
      * {@link #lockObjects}, then the queries of {@code then} in the same round trip, each a statement of its own
-     * that sees what the previous holder committed. If the locks time out, none of them runs. With {@code null},
-     * only locks.
+     * that sees what the previous holder committed. If the locks time out, none of them runs.
      */
     public void lockObjectsThen(long eventId, Collection<LockTarget> objects, Jdbc.RoundTrip then) {
         long[] objectKeys = objects.stream().mapToLong(LockTarget::key).distinct().toArray();
@@ -96,7 +95,7 @@ public class AdvisoryLocks {
 
     /** Locks the whole event exclusively: for changes that cannot tell which objects they touch. */
     public void lockEvent(long eventId) {
-        acquire(new Long[]{LockTarget.event(eventId).key()}, new Boolean[]{false}, null);
+        acquire(new Long[]{LockTarget.event(eventId).key()}, new Boolean[]{false}, jdbc.roundTrip());
     }
 
     private void acquire(Long[] keys, Boolean[] shared, Jdbc.RoundTrip then) {
@@ -105,11 +104,7 @@ public class AdvisoryLocks {
         Jdbc.Statement acquire = jdbc.statement(ACQUIRE).set("keys", keys).set("shared", shared).set("budget_ms",
                 Math.toIntExact(config.timeout().toMillis()));
         try {
-            if (then == null) {
-                acquire.list(row -> null);
-            } else {
-                then.sendAfter(acquire);
-            }
+            then.sendAfter(acquire);
         } catch (PersistenceException e) {
             if (e.getCause() instanceof SQLException cause && LOCK_NOT_AVAILABLE.equals(cause.getSQLState())) {
                 timeouts.increment();

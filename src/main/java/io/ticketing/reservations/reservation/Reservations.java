@@ -158,8 +158,10 @@ public class Reservations {
 
                 requireLocked(objectsToLock(claims, vouchers, quotas.all()), locked);
                 checkQuotas(claims, itemsById, vouchers, quotas.all());
-                if (takenSeats != null && takenSeats.first().isPresent()) {
-                    throw ReservationConflict.seatUnavailable(seats.get(takenSeats.first().get()));
+                if (takenSeats != null) {
+                    takenSeats.first().ifPresent(taken -> {
+                        throw ReservationConflict.seatUnavailable(seats.get(taken));
+                    });
                 }
                 if (usesLeft != null) {
                     checkVouchers(voucherUses, vouchers, usesLeft.all());
