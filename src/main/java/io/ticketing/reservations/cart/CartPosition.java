@@ -18,7 +18,7 @@ import io.ticketing.reservations.reservation.HeldPosition;
 @Table(name = "cart_positions")
 public class CartPosition extends HeldPosition {
 
-    private static final String COLUMNS = "id, item_id, seat_id, voucher_id, price, expires";
+    private static final String COLUMNS = HELD_COLUMNS + ", expires";
 
     /**
      * New holds, with the prices their items have now, returned. Public for the benchmark, which runs it through
@@ -55,12 +55,8 @@ public class CartPosition extends HeldPosition {
 
     private static CartPosition read(ResultSet row, String cartId) throws SQLException {
         CartPosition position = new CartPosition();
-        position.id = row.getLong(1);
+        position.readHeld(row);
         position.cartId = cartId;
-        position.itemId = row.getLong(2);
-        position.seatId = Jdbc.nullableLong(row, 3);
-        position.voucherId = Jdbc.nullableLong(row, 4);
-        position.price = row.getBigDecimal(5);
         position.expires = Jdbc.instant(row, 6);
         return position;
     }

@@ -1,5 +1,8 @@
 package io.ticketing.reservations.order;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Table;
@@ -11,6 +14,17 @@ import io.ticketing.reservations.reservation.HeldPosition;
 @Table(name = "order_positions")
 public class OrderPosition extends HeldPosition {
 
+    /** The columns {@link #read} reads. */
+    static final String COLUMNS = HELD_COLUMNS + ", order_id";
+
     @Column(name = "order_id")
     public long orderId;
+
+    /** A row of {@link #COLUMNS}, not managed by Hibernate. */
+    static OrderPosition read(ResultSet row) throws SQLException {
+        OrderPosition position = new OrderPosition();
+        position.readHeld(row);
+        position.orderId = row.getLong(6);
+        return position;
+    }
 }

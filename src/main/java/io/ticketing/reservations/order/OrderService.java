@@ -1,7 +1,5 @@
 package io.ticketing.reservations.order;
 
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
@@ -51,7 +49,7 @@ public class OrderService {
             INSERT INTO order_positions (order_id, item_id, seat_id, voucher_id, price)
             SELECT placed.id, c.item_id, c.seat_id, c.voucher_id, c.price
             FROM placed CROSS JOIN cart_positions c WHERE c.cart_id = :cart ORDER BY c.item_id, c.id
-            RETURNING id, order_id, item_id, seat_id, voucher_id, price""";
+            RETURNING\s""" + OrderPosition.COLUMNS;
     private static final String DELETE_CART_POSITIONS = "DELETE FROM cart_positions WHERE cart_id = :cart";
     private static final String DELETE_CART = "DELETE FROM carts WHERE id = :cart";
     /** The expiry's claim on one candidate: skip it if another replica has it (double-checked locking). */
@@ -108,7 +106,7 @@ public class OrderService {
         Jdbc.Rows<OrderPosition> sold = writes.add(jdbc.statement(PLACE).set("event", event.id)
                 .set("code", order.code).set("email", order.email).set("status", order.status.value())
                 .set("expires", order.expires).set("created", order.createdAt).set("cart", cart.cart().id)
-                .reading(OrderService::soldPosition));
+                .reading(OrderPosition::read));
         writes.add(jdbc.statement(DELETE_CART_POSITIONS).set("cart", cart.cart().id));
         writes.add(jdbc.statement(DELETE_CART).set("cart", cart.cart().id));
         writes.send();
@@ -213,17 +211,6 @@ public class OrderService {
             entityManager.flush();
             return view(event, order);
         });
-    }
-
-    private static OrderPosition soldPosition(ResultSet row) throws SQLException {
-        OrderPosition position = new OrderPosition();
-        position.id = row.getLong(1);
-        position.orderId = row.getLong(2);
-        position.itemId = row.getLong(3);
-        position.seatId = Jdbc.nullableLong(row, 4);
-        position.voucherId = Jdbc.nullableLong(row, 5);
-        position.price = row.getBigDecimal(6);
-        return position;
     }
 
     private static ApiException wrongState(Order order, String wanted) {
