@@ -39,7 +39,8 @@ public class BearerTokenFilter {
         Scope granted = scopeOf(request.getHeaderString(HttpHeaders.AUTHORIZATION));
         if (granted == null) {
             throw new ApiException(401, "unauthorized", "Unauthorized",
-                    "Send a valid token as 'Authorization: Bearer <token>'.");
+                    "Send a valid token as 'Authorization: Bearer <token>'.")
+                    .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"inventory\"");
         }
         if (!granted.grants(required.value())) {
             throw new ApiException(403, "forbidden", "Forbidden",

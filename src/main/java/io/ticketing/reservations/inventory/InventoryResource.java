@@ -10,7 +10,9 @@ import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import io.ticketing.reservations.auth.RequiresScope;
@@ -23,6 +25,7 @@ import io.ticketing.reservations.idempotency.Idempotent;
 @Path("/api/v1/events/{event}")
 @Idempotent
 @RequiresScope(Scope.ADMIN)
+@Produces(MediaType.APPLICATION_JSON)
 public class InventoryResource {
 
     private final EventService events;

@@ -8,7 +8,9 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import io.ticketing.reservations.auth.RequiresScope;
@@ -18,6 +20,7 @@ import io.ticketing.reservations.idempotency.Idempotent;
 
 @Path("/api/v1/events/{event}/seats")
 @Idempotent
+@Produces(MediaType.APPLICATION_JSON)
 public class SeatResource {
 
     private final EventService events;
@@ -31,8 +34,8 @@ public class SeatResource {
     @POST
     @RequiresScope(Scope.ADMIN)
     public Response create(@PathParam("event") String slug, @Valid @NotNull InventoryRequests.NewSeats request) {
-        return Response.created(URI.create("/api/v1/events/" + slug + "/seats"))
-                .entity(new InventoryViews.SeatList(seats.create(events.get(slug), request))).build();
+        InventoryViews.SeatList created = new InventoryViews.SeatList(seats.create(events.get(slug), request));
+        return Response.created(URI.create("/api/v1/events/" + slug + "/seats")).entity(created).build();
     }
 
     @GET

@@ -8,7 +8,9 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import io.ticketing.reservations.auth.RequiresScope;
@@ -20,6 +22,7 @@ import io.ticketing.reservations.idempotency.Idempotent;
 @Path("/api/v1/events/{event}/vouchers")
 @Idempotent
 @RequiresScope(Scope.ADMIN)
+@Produces(MediaType.APPLICATION_JSON)
 public class VoucherResource {
 
     private final EventService events;

@@ -8,6 +8,8 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import io.ticketing.reservations.auth.RequiresScope;
@@ -18,6 +20,7 @@ import io.ticketing.reservations.idempotency.Idempotent;
 
 @Path("/api/v1/events/{event}/orders")
 @Idempotent
+@Produces(MediaType.APPLICATION_JSON)
 public class OrderResource {
 
     private final EventService events;

@@ -15,8 +15,8 @@ public class ApiException extends RuntimeException {
     private final String code;
     private final String title;
     private List<Problem.FieldError> errors;
-    private Duration retryAfter;
     private final Map<String, Object> extensions = new LinkedHashMap<>();
+    private final Map<String, String> headers = new LinkedHashMap<>();
 
     public ApiException(int status, String code, String title, String detail) {
         super(detail, null, false, false);
@@ -31,7 +31,12 @@ public class ApiException extends RuntimeException {
     }
 
     public ApiException retryAfter(Duration retryAfter) {
-        this.retryAfter = retryAfter;
+        return header("Retry-After", Long.toString(Math.max(1, retryAfter.toSeconds())));
+    }
+
+    /** A response header the client needs to act on the problem, such as Retry-After or WWW-Authenticate. */
+    public ApiException header(String name, String value) {
+        headers.put(name, value);
         return this;
     }
 
@@ -45,8 +50,8 @@ public class ApiException extends RuntimeException {
         return code;
     }
 
-    public Duration retryAfterOrNull() {
-        return retryAfter;
+    public Map<String, String> headers() {
+        return Map.copyOf(headers);
     }
 
     public Problem toProblem() {

@@ -6,7 +6,6 @@ import java.util.concurrent.TimeoutException;
 
 import jakarta.persistence.OptimisticLockException;
 import jakarta.ws.rs.WebApplicationException;
-import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 
 import org.jboss.logging.Logger;
@@ -24,9 +23,7 @@ public class ProblemMapper {
 
     public static Response respond(ApiException e) {
         Response.ResponseBuilder response = problem(e.toProblem());
-        if (e.retryAfterOrNull() != null) {
-            response.header(HttpHeaders.RETRY_AFTER, Math.max(1, e.retryAfterOrNull().toSeconds()));
-        }
+        e.headers().forEach(response::header);
         return response.build();
     }
 

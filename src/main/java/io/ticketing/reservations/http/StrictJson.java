@@ -1,0 +1,99 @@
+package io.ticketing.reservations.http;
+
+import java.io.IOException;
+import java.time.Instant;
+
+import jakarta.inject.Singleton;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.deser.std.StdScalarDeserializer;
+import com.fasterxml.jackson.databind.deser.std.StringDeserializer;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.type.LogicalType;
+import com.fasterxml.jackson.datatype.jsr310.deser.InstantDeserializer;
+
+import io.quarkus.jackson.ObjectMapperCustomizer;
+
+/**
+ * Strict JSON for the whole API (SPEC section 4): a body is one JSON document with the types its schema names.
+ * Jackson is lenient by default ({@code 1.5} becomes {@code 1}, {@code "5"} becomes {@code 5}, {@code 12} becomes
+ * a price, {@code ""} becomes a null date, trailing content is ignored); here each of those is a
+ * {@code validation_failed} naming the field. Strings may not hold NUL, which PostgreSQL cannot store, and times
+ * are RFC 3339 strings within the years 0001 to 9999, which PostgreSQL can.
+ */
+@Singleton
+public class StrictJson implements ObjectMapperCustomizer {
+
+    static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
+    static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999999Z");
+
+    /** Last, so that no module Quarkus registers replaces the deserializers below. */
+    @Override
+    public int priority() {
+        return MINIMUM_PRIORITY;
+    }
+
+    @Override
+    public void customize(ObjectMapper mapper) {
+        mapper.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        mapper.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+        mapper.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+        mapper.configure(MapperFeature.ALLOW_COERCION_OF_SCALARS, false);
+        mapper.coercionConfigDefaults().setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
+        for (LogicalType scalar : new LogicalType[]{LogicalType.Integer, LogicalType.Float, LogicalType.Boolean}) {
+            mapper.coercionConfigFor(scalar).setCoercion(CoercionInputShape.String, CoercionAction.Fail);
+        }
+        for (CoercionInputShape scalar : new CoercionInputShape[]{CoercionInputShape.Integer,
+                CoercionInputShape.Float, CoercionInputShape.Boolean}) {
+            mapper.coercionConfigFor(LogicalType.Textual).setCoercion(scalar, CoercionAction.Fail);
+        }
+        mapper.registerModule(new SimpleModule("strict-input")
+                .addDeserializer(String.class, new NoNulString())
+                .addDeserializer(Instant.class, new StorableInstant()));
+    }
+
+    /** Any string; PostgreSQL's text cannot hold U+0000, and a client that sends it means something else. */
+    static final class NoNulString extends StdScalarDeserializer<String> {
+
+        NoNulString() {
+            super(String.class);
+        }
+
+        @Override
+        public String deserialize(JsonParser parser, DeserializationContext context) throws IOException {
+            String value = StringDeserializer.instance.deserialize(parser, context);
+            if (value != null && value.indexOf('\0') >= 0) {
+                return (String) context.handleWeirdStringValue(String.class, value, "must not contain NUL");
+            }
+            return value;
+        }
+    }
+
+    /** RFC 3339 only: a string, never epoch numbers, and a date PostgreSQL's timestamptz can store. */
+    static final class StorableInstant extends StdScalarDeserializer<Instant> {
+
+        StorableInstant() {
+            super(Instant.class);
+        }
+
+        @Override
+        public Instant deserialize(JsonParser parser, DeserializationContext context) throws IOException {
+            if (parser.currentToken() != JsonToken.VALUE_STRING) {
+                return (Instant) context.handleUnexpectedToken(Instant.class, parser);
+            }
+            Instant value = InstantDeserializer.INSTANT.deserialize(parser, context);
+            if (value != null && (value.isBefore(EARLIEST) || value.isAfter(LATEST))) {
+                return (Instant) context.handleWeirdStringValue(Instant.class, parser.getText(),
+                        "must be between the years 0001 and 9999");
+            }
+            return value;
+        }
+    }
+}
