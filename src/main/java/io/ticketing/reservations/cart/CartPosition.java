@@ -18,7 +18,7 @@ import io.ticketing.reservations.reservation.HeldPosition;
 @Table(name = "cart_positions")
 public class CartPosition extends HeldPosition {
 
-    private static final String COLUMNS = HELD_COLUMNS + ", expires";
+    private static final String COLUMNS = HELD_COLUMNS + ", expires, created_at";
 
     /**
      * New holds, with the prices their items have now, returned. Public for the benchmark, which runs it through
@@ -39,6 +39,10 @@ public class CartPosition extends HeldPosition {
 
     public Instant expires;
 
+    /** When the hold was taken: its deadline never passes this plus {@code reservation.max-hold}. */
+    @Column(name = "created_at", insertable = false, updatable = false)
+    public Instant createdAt;
+
     /** The cart's positions, not managed by Hibernate: for an answer, read with the cart's row lock held. */
     static Jdbc.Query<CartPosition> ofCart(Jdbc jdbc, String cartId) {
         return jdbc.statement(OF_CART).set("cart", cartId).reading(row -> read(row, cartId));
@@ -58,6 +62,7 @@ public class CartPosition extends HeldPosition {
         position.readHeld(row);
         position.cartId = cartId;
         position.expires = Jdbc.instant(row, 6);
+        position.createdAt = Jdbc.instant(row, 7);
         return position;
     }
 }

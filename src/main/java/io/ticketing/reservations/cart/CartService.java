@@ -101,13 +101,22 @@ public class CartService {
         return new Contents(cart, Stream.concat(held.all().stream(), added.stream()).toList());
     }
 
-    /** Holds far from their deadline are extended as they are; the others are re-checked, all or nothing. */
+    /**
+     * Holds far from their deadline are extended as they are; the others are re-checked, all or nothing. No hold
+     * is pushed past its creation plus {@code reservation.max-hold}: that is 409 {@code hold_limit}, before any lock.
+     */
     @DurableTransaction
     public Cart extend(Event event, String cartId) {
         Cart cart = lock(event, cartId);
         List<CartPosition> positions = cart.positions();
-        reviveStale(event, positions);
         Instant expires = Deadlines.inSeconds(event.cartTtlSeconds);
+        for (CartPosition position : positions) {
+            Instant holdableUntil = position.createdAt.plus(config.maxHold());
+            if (expires.isAfter(holdableUntil)) {
+                throw ReservationConflict.holdLimit(position.id, holdableUntil);
+            }
+        }
+        reviveStale(event, positions);
         // One statement for all positions: the usage counters are then updated in one ordered pass.
         CartPosition.update("expires = ?1 where cartId = ?2", expires, cart.id);
         cart.expires = expires;

@@ -22,6 +22,13 @@ public interface ReservationConfig {
     @WithDefault("60s")
     Duration recheckWithin();
 
+    /**
+     * The longest a cart position can be held from its creation, however often its cart is extended
+     * ({@code CART_MAX_HOLD}): without it a client could hold the last seats forever.
+     */
+    @WithDefault("2h")
+    Duration maxHold();
+
     default boolean needsRecheck(Instant expires, Instant now) {
         return expires.isBefore(now.plus(recheckWithin()));
     }

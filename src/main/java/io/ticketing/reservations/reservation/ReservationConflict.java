@@ -1,5 +1,7 @@
 package io.ticketing.reservations.reservation;
 
+import java.time.Instant;
+
 import io.ticketing.reservations.inventory.Item;
 import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
 import io.ticketing.reservations.inventory.Seat;
@@ -69,6 +71,13 @@ public class ReservationConflict extends ApiException {
         return new ReservationConflict("voucher_expired",
                 "Voucher '" + voucher.code + "' was valid until " + voucher.validUntil + ".")
                 .and("voucher_code", voucher.code);
+    }
+
+    public static ReservationConflict holdLimit(long positionId, Instant holdableUntil) {
+        return new ReservationConflict("hold_limit",
+                "Position " + positionId + " can be held until " + holdableUntil
+                        + " at most; check out before then, or add the ticket again.")
+                .and("position_id", positionId).and("holdable_until", holdableUntil);
     }
 
     static ReservationConflict voucherExhausted(Voucher voucher, long left, long wanted) {

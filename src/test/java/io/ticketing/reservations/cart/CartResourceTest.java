@@ -180,6 +180,30 @@ class CartResourceTest {
     }
 
     @Test
+    void shouldNeverExtendAHoldPastItsCreationPlusTheMaximumHold() {
+        String event = newEvent("cart-hold-limit");
+        long item = newItem(event, "Ticket", "1");
+        newQuota(event, 5, List.of(item));
+        String cart = cartWith(event, Map.of("item_id", item));
+        sql.update("UPDATE cart_positions SET created_at = now() - interval '80 minutes' WHERE cart_id = ?1", cart);
+        storefront().post("/api/v1/events/{event}/carts/{cart}/extend", event, cart).then().statusCode(200);
+
+        sql.update("UPDATE cart_positions SET created_at = now() - interval '100 minutes' WHERE cart_id = ?1", cart);
+        String expiresBefore = storefront().get("/api/v1/events/{event}/carts/{cart}", event, cart)
+                .then().extract().path("positions[0].expires");
+        storefront().post("/api/v1/events/{event}/carts/{cart}/extend", event, cart).then().statusCode(409)
+                .body("code", equalTo("hold_limit")).body("holdable_until", startsWith(""));
+        storefront().get("/api/v1/events/{event}/carts/{cart}", event, cart).then()
+                .body("positions[0].expires", equalTo(expiresBefore));
+
+        sql.expireCart(cart);
+        storefront().post("/api/v1/events/{event}/carts/{cart}/extend", event, cart).then().statusCode(409)
+                .body("code", equalTo("hold_limit"));
+        assertThat(sql.number("SELECT count(*) FROM cart_positions WHERE cart_id = ?1 AND expires > now()", cart))
+                .isZero();
+    }
+
+    @Test
     void shouldRefuseMorePositionsThanTheConfiguredMaximum() {
         String event = newEvent("cart-max");
         long item = newItem(event, "Ticket", "1");
