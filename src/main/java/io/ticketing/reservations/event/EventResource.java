@@ -11,6 +11,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -18,6 +19,8 @@ import jakarta.ws.rs.core.Response;
 import io.ticketing.reservations.auth.RequiresScope;
 import io.ticketing.reservations.auth.Scope;
 import io.ticketing.reservations.concurrency.IfMatch;
+import io.ticketing.reservations.http.Page;
+import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.idempotency.Idempotent;
 
 @Path("/api/v1/events")
@@ -37,6 +40,11 @@ public class EventResource {
         Event event = events.create(request);
         return Response.created(URI.create("/api/v1/events/" + event.slug)).entity(EventView.of(event))
                 .header(HttpHeaders.ETAG, IfMatch.etag(event.version)).build();
+    }
+
+    @GET
+    public Page<EventView> list(@QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
+        return events.list(PageRequest.of(limit, cursor));
     }
 
     @GET

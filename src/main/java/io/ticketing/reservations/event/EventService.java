@@ -2,6 +2,7 @@ package io.ticketing.reservations.event;
 
 import java.time.Duration;
 import java.util.Currency;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -13,6 +14,8 @@ import jakarta.transaction.Transactional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.ticketing.reservations.concurrency.IfMatch;
+import io.ticketing.reservations.http.Page;
+import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.problem.ApiException;
 import io.ticketing.reservations.problem.NotFoundException;
 import io.ticketing.reservations.problem.ValidationException;
@@ -55,6 +58,14 @@ public class EventService {
     @Transactional(Transactional.TxType.SUPPORTS)
     public Event current(String slug) {
         return Event.findBySlug(slug).orElseThrow(() -> new NotFoundException("event", slug));
+    }
+
+    /** Events in the order they were created. Never locks. */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public Page<EventView> list(PageRequest page) {
+        List<Event> events = Event.<Event>find("id > ?1 order by id", page.afterAscending())
+                .range(0, page.fetchSize() - 1).list();
+        return Page.of(events.stream().map(EventView::of).toList(), page, EventView::id);
     }
 
     @Transactional

@@ -15,6 +15,8 @@ import jakarta.persistence.Version;
 
 import io.quarkus.hibernate.orm.panache.Panache;
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+import io.ticketing.reservations.http.Page;
+import io.ticketing.reservations.http.PageRequest;
 
 /** What every inventory row has: an id, the event it belongs to, and the version that is its ETag. */
 @MappedSuperclass
@@ -41,5 +43,14 @@ public abstract class EventOwnedEntity extends PanacheEntityBase {
         return Panache.getSession(type).findMultiple(type, List.copyOf(ids)).stream()
                 .filter(row -> row != null && row.eventId == eventId)
                 .collect(Collectors.toMap(row -> row.id, Function.identity()));
+    }
+
+    /** One page of the event's rows of {@code type} in id order, read as {@link Page#of} needs them. Never locks. */
+    public static <T extends EventOwnedEntity> List<T> pageOf(Class<T> type, long eventId, PageRequest page) {
+        return Panache.getEntityManager(type)
+                .createQuery("from " + type.getSimpleName() + " where eventId = :event and id > :after order by id",
+                        type)
+                .setParameter("event", eventId).setParameter("after", page.afterAscending())
+                .setMaxResults(page.fetchSize()).getResultList();
     }
 }

@@ -66,4 +66,24 @@ public final class InventoryRequests {
             Optional<@PositiveOrZero @Max(MAX_QUOTA_SIZE) Integer> size,
             @Size(max = 1000) List<@NotNull Long> items) {
     }
+
+    /** A PATCH of an item: absent fields stay. A new price applies to holds taken from now on. */
+    public record ItemChanges(
+            @Size(min = 1, max = 200) @Pattern(regexp = ".*\\S.*", message = "must not be blank") String name,
+            @Pattern(regexp = PRICE, message = PRICE_MESSAGE) String price,
+            Boolean active) {
+    }
+
+    /** A PATCH of a seat: absent fields stay. Blocking a held or sold seat is 409 {@code seat_unavailable}. */
+    public record SeatChanges(
+            @Size(min = 1, max = 200) @Pattern(regexp = ".*\\S.*", message = "must not be blank") String name,
+            Boolean blocked) {
+    }
+
+    /** A PATCH of a voucher: absent fields stay; {@code "valid_until": null} removes the expiry. */
+    public record VoucherChanges(
+            @Min(1) @Max(MAX_QUOTA_SIZE) Integer maxUsages,
+            Optional<Instant> validUntil,
+            Boolean blockQuota) {
+    }
 }

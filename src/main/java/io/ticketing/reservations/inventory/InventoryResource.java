@@ -4,6 +4,7 @@ import java.net.URI;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.PATCH;
@@ -11,6 +12,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -20,6 +22,8 @@ import io.ticketing.reservations.auth.Scope;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.event.EventService;
+import io.ticketing.reservations.http.Page;
+import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.idempotency.Idempotent;
 
 @Path("/api/v1/events/{event}")
@@ -49,9 +53,37 @@ public class InventoryResource {
 
     @GET
     @Path("/items")
-    public InventoryViews.ItemList items(@PathParam("event") String slug) {
-        return new InventoryViews.ItemList(
-                inventory.items(events.get(slug)).stream().map(InventoryViews.ItemView::of).toList());
+    public Page<InventoryViews.ItemView> items(@PathParam("event") String slug, @QueryParam("limit") String limit,
+            @QueryParam("cursor") String cursor) {
+        return inventory.items(events.get(slug), PageRequest.of(limit, cursor));
+    }
+
+    @GET
+    @Path("/items/{item}")
+    public Response item(@PathParam("event") String slug, @PathParam("item") long itemId) {
+        return itemResponse(inventory.item(events.get(slug), itemId));
+    }
+
+    @PATCH
+    @Path("/items/{item}")
+    public Response updateItem(@PathParam("event") String slug, @PathParam("item") long itemId,
+            @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch, @Valid @NotNull InventoryRequests.ItemChanges changes) {
+        long expected = IfMatch.expectedVersion(ifMatch);
+        return itemResponse(inventory.updateItem(events.get(slug), itemId, expected, changes));
+    }
+
+    @DELETE
+    @Path("/items/{item}")
+    public Response deleteItem(@PathParam("event") String slug, @PathParam("item") long itemId) {
+        inventory.deleteItem(events.get(slug), itemId);
+        return Response.noContent().build();
+    }
+
+    @GET
+    @Path("/quotas")
+    public Page<InventoryViews.QuotaView> quotas(@PathParam("event") String slug, @QueryParam("limit") String limit,
+            @QueryParam("cursor") String cursor) {
+        return inventory.quotas(events.get(slug), PageRequest.of(limit, cursor));
     }
 
     @POST
@@ -77,6 +109,13 @@ public class InventoryResource {
         return quotaResponse(inventory.updateQuota(events.get(slug), quotaId, expected, changes));
     }
 
+    @DELETE
+    @Path("/quotas/{quota}")
+    public Response deleteQuota(@PathParam("event") String slug, @PathParam("quota") long quotaId) {
+        inventory.deleteQuota(events.get(slug), quotaId);
+        return Response.noContent().build();
+    }
+
     @GET
     @Path("/quotas/{quota}/availability")
     public QuotaAvailability availability(@PathParam("event") String slug, @PathParam("quota") long quotaId) {
@@ -88,6 +127,18 @@ public class InventoryResource {
     @RequiresScope(Scope.STOREFRONT)
     public InventoryViews.EventAvailability storefrontAvailability(@PathParam("event") String slug) {
         return storefront.of(events.get(slug));
+    }
+
+    @GET
+    @Path("/catalog")
+    @RequiresScope(Scope.STOREFRONT)
+    public InventoryViews.Catalog catalog(@PathParam("event") String slug) {
+        return storefront.catalog(events.get(slug));
+    }
+
+    private static Response itemResponse(Item item) {
+        return Response.ok(InventoryViews.ItemView.of(item)).header(HttpHeaders.ETAG, IfMatch.etag(item.version))
+                .build();
     }
 
     private static Response quotaResponse(Quota quota) {

@@ -6,25 +6,49 @@ import java.util.List;
 import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.Event;
+import io.ticketing.reservations.http.Page;
+import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.locking.AdvisoryLocks;
 import io.ticketing.reservations.locking.DurableTransaction;
 import io.ticketing.reservations.locking.LockTarget;
+import io.ticketing.reservations.problem.InUseException;
 import io.ticketing.reservations.problem.NotFoundException;
 
 /** Items and quotas of an event: the admin side of the inventory. */
 @ApplicationScoped
 public class InventoryService {
 
+    /** An item is in use while a live hold or any order position (whatever its status), seat or voucher names it. */
+    private static final String ITEM_IN_USE = """
+            SELECT EXISTS (SELECT 1 FROM cart_positions WHERE item_id = :id AND expires >= now())
+                OR EXISTS (SELECT 1 FROM order_positions WHERE item_id = :id)
+                OR EXISTS (SELECT 1 FROM seats WHERE item_id = :id)
+                OR EXISTS (SELECT 1 FROM vouchers WHERE item_id = :id)""";
+
+    /** Expired holds count for nothing but still refer to the item: they go with it. */
+    private static final String DELETE_EXPIRED_HOLDS_OF_ITEM = "DELETE FROM cart_positions WHERE item_id = :id AND expires < now()";
+
+    /** A quota is in use while a live hold or any order position of one of its items, or a voucher, names it. */
+    private static final String QUOTA_IN_USE = """
+            SELECT EXISTS (SELECT 1 FROM quota_items q JOIN cart_positions c ON c.item_id = q.item_id
+                           WHERE q.quota_id = :id AND c.expires >= now())
+                OR EXISTS (SELECT 1 FROM quota_items q JOIN order_positions p ON p.item_id = q.item_id
+                           WHERE q.quota_id = :id)
+                OR EXISTS (SELECT 1 FROM vouchers WHERE quota_id = :id)""";
+
     private final AdvisoryLocks locks;
     private final QuotaCounter counter;
+    private final EntityManager entityManager;
 
-    InventoryService(AdvisoryLocks locks, QuotaCounter counter) {
+    InventoryService(AdvisoryLocks locks, QuotaCounter counter, EntityManager entityManager) {
         this.locks = locks;
         this.counter = counter;
+        this.entityManager = entityManager;
     }
 
     @Transactional
@@ -39,9 +63,78 @@ public class InventoryService {
         return item;
     }
 
+    /** The event's items in the order they were created. Never locks. */
     @Transactional(Transactional.TxType.SUPPORTS)
-    public List<Item> items(Event event) {
-        return Item.listForEvent(event.id);
+    public Page<InventoryViews.ItemView> items(Event event, PageRequest page) {
+        return Page.of(
+                EventOwnedEntity.pageOf(Item.class, event.id, page).stream().map(InventoryViews.ItemView::of).toList(),
+                page, InventoryViews.ItemView::id);
+    }
+
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public Item item(Event event, long itemId) {
+        return Item.findInEvent(event.id, itemId).orElseThrow(() -> new NotFoundException("item", itemId));
+    }
+
+    /**
+     * Name, price and whether it is on sale. None of them makes a quota, seat or voucher scarcer, so no lock: a
+     * new price applies to holds taken from now on, and deactivating stops new holds, not those already taken.
+     */
+    @Transactional
+    public Item updateItem(Event event, long itemId, long expectedVersion, InventoryRequests.ItemChanges changes) {
+        Item item = item(event, itemId);
+        IfMatch.check(expectedVersion, item.version);
+        if (changes.name() != null) {
+            item.name = changes.name().strip();
+        }
+        if (changes.price() != null) {
+            item.price = new BigDecimal(changes.price());
+        }
+        if (changes.active() != null) {
+            item.active = changes.active();
+        }
+        item.flush();
+        return item;
+    }
+
+    /**
+     * Only an item nothing was held or sold as, and that no seat or voucher names; otherwise 409 {@code in_use}.
+     * It frees capacity, so it takes no lock: a hold committed meanwhile makes the delete fail on its foreign key,
+     * and the client retries into {@code in_use}.
+     */
+    @Transactional
+    public void deleteItem(Event event, long itemId) {
+        Item item = item(event, itemId);
+        if (inUse(ITEM_IN_USE, item.id)) {
+            throw new InUseException("Item " + item.id + " is held in a cart, was ordered, or has seats or vouchers;"
+                    + " deactivate it instead (PATCH with \"active\": false).");
+        }
+        entityManager.createNativeQuery(DELETE_EXPIRED_HOLDS_OF_ITEM).setParameter("id", item.id).executeUpdate();
+        item.delete();
+        item.flush();
+    }
+
+    /** The event's quotas in the order they were created. Never locks. */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public Page<InventoryViews.QuotaView> quotas(Event event, PageRequest page) {
+        return Page.of(EventOwnedEntity.pageOf(Quota.class, event.id, page).stream().map(InventoryViews.QuotaView::of)
+                .toList(), page, InventoryViews.QuotaView::id);
+    }
+
+    /** Only a quota none of whose items was held or sold, and no voucher names; it frees, so no lock. */
+    @Transactional
+    public void deleteQuota(Event event, long quotaId) {
+        Quota quota = quota(event, quotaId);
+        if (inUse(QUOTA_IN_USE, quota.id)) {
+            throw new InUseException("Quota " + quota.id + " limits items that are held or were ordered, or a voucher"
+                    + " names it; change its size instead.");
+        }
+        quota.delete();
+        quota.flush();
+    }
+
+    private boolean inUse(String query, long id) {
+        return (Boolean) entityManager.createNativeQuery(query).setParameter("id", id).getSingleResult();
     }
 
     /**

@@ -16,9 +16,6 @@ public final class InventoryViews {
         }
     }
 
-    public record ItemList(List<ItemView> items) {
-    }
-
     public record QuotaView(long id, String name, Integer size, List<Long> items, long version) {
         static QuotaView of(Quota quota) {
             return new QuotaView(quota.id, quota.name, quota.size, quota.itemIds.stream().sorted().toList(),
@@ -26,7 +23,7 @@ public final class InventoryViews {
         }
     }
 
-    public record SeatView(String guid, String name, long itemId, boolean blocked, boolean available) {
+    public record SeatView(String guid, String name, long itemId, boolean blocked, boolean available, long version) {
     }
 
     public record SeatList(List<SeatView> seats) {
@@ -45,5 +42,13 @@ public final class InventoryViews {
     }
 
     public record EventAvailability(List<ItemAvailability> items) {
+    }
+
+    /** An active item as a ticket page shows it; {@code available_number} as in {@link ItemAvailability}. */
+    public record CatalogItem(long itemId, String name, String price, boolean requiresSeat, boolean available,
+            Integer availableNumber) {
+    }
+
+    public record Catalog(List<CatalogItem> items) {
     }
 }

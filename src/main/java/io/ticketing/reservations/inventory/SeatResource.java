@@ -5,17 +5,24 @@ import java.net.URI;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import io.ticketing.reservations.auth.RequiresScope;
 import io.ticketing.reservations.auth.Scope;
+import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.EventService;
+import io.ticketing.reservations.http.Page;
+import io.ticketing.reservations.http.PageRequest;
+import io.ticketing.reservations.http.QueryParams;
 import io.ticketing.reservations.idempotency.Idempotent;
 
 @Path("/api/v1/events/{event}/seats")
@@ -40,8 +47,30 @@ public class SeatResource {
 
     @GET
     @RequiresScope(Scope.STOREFRONT)
-    public InventoryViews.SeatList list(@PathParam("event") String slug,
-            @QueryParam("available") boolean onlyAvailable) {
-        return new InventoryViews.SeatList(seats.list(events.get(slug), onlyAvailable));
+    public Page<InventoryViews.SeatView> list(@PathParam("event") String slug,
+            @QueryParam("available") String onlyAvailable, @QueryParam("limit") String limit,
+            @QueryParam("cursor") String cursor) {
+        return seats.list(events.get(slug), QueryParams.bool("available", onlyAvailable),
+                PageRequest.of(limit, cursor));
+    }
+
+    @GET
+    @Path("/{guid}")
+    @RequiresScope(Scope.ADMIN)
+    public Response get(@PathParam("event") String slug, @PathParam("guid") String guid) {
+        return view(seats.get(events.get(slug), guid));
+    }
+
+    @PATCH
+    @Path("/{guid}")
+    @RequiresScope(Scope.ADMIN)
+    public Response update(@PathParam("event") String slug, @PathParam("guid") String guid,
+            @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch, @Valid @NotNull InventoryRequests.SeatChanges changes) {
+        long expected = IfMatch.expectedVersion(ifMatch);
+        return view(seats.update(events.get(slug), guid, expected, changes));
+    }
+
+    private static Response view(InventoryViews.SeatView seat) {
+        return Response.ok(seat).header(HttpHeaders.ETAG, IfMatch.etag(seat.version())).build();
     }
 }

@@ -8,12 +8,18 @@ import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.Query;
 import jakarta.transaction.Transactional;
 
+import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.Event;
+import io.ticketing.reservations.http.Page;
+import io.ticketing.reservations.http.PageRequest;
+import io.ticketing.reservations.locking.DurableTransaction;
 import io.ticketing.reservations.problem.ApiException;
 import io.ticketing.reservations.problem.NotFoundException;
 import io.ticketing.reservations.problem.ValidationException;
+import io.ticketing.reservations.reservation.AdminReservations;
 
 /** The seating plan. New seats only add capacity, so creating them takes no lock. */
 @ApplicationScoped
@@ -27,17 +33,26 @@ public class SeatService {
 
     private static final String EXISTING_GUIDS = "SELECT guid FROM seats WHERE event_id = :event AND guid = ANY(:guids)";
 
-    /** The availability of each seat is worked out once, then filtered on. */
+    /** A page of seats after a cursor. The availability of each seat is worked out once, then filtered on. */
     private static final String LIST = """
-            SELECT guid, name, item_id, blocked, available FROM (
-              SELECT s.id, s.guid, s.name, s.item_id, s.blocked, NOT %s AS available FROM seats s
-              WHERE s.event_id = :event) plan
-            WHERE available OR NOT :onlyAvailable ORDER BY id""".formatted(SeatHolds.UNAVAILABLE);
+            SELECT id, guid, name, item_id, blocked, version, available FROM (
+              SELECT s.id, s.guid, s.name, s.item_id, s.blocked, s.version, NOT %s AS available FROM seats s
+              WHERE s.event_id = :event AND s.id > :after) plan
+            WHERE available OR NOT :onlyAvailable ORDER BY id LIMIT :limit""".formatted(SeatHolds.UNAVAILABLE);
+
+    private static final String ONE = """
+            SELECT s.id, s.guid, s.name, s.item_id, s.blocked, s.version, NOT %s AS available FROM seats s
+            WHERE s.event_id = :event AND s.guid = :guid""".formatted(SeatHolds.UNAVAILABLE);
+
+    private record Row(long id, InventoryViews.SeatView view) {
+    }
 
     private final EntityManager entityManager;
+    private final AdminReservations reservations;
 
-    SeatService(EntityManager entityManager) {
+    SeatService(EntityManager entityManager, AdminReservations reservations) {
         this.entityManager = entityManager;
+        this.reservations = reservations;
     }
 
     @Transactional
@@ -63,18 +78,52 @@ public class SeatService {
                         .toArray(Boolean[]::new))
                 .executeUpdate();
         return seats.stream().map(seat -> new InventoryViews.SeatView(seat.guid(), seat.name().strip(), seat.itemId(),
-                Boolean.TRUE.equals(seat.blocked()), !Boolean.TRUE.equals(seat.blocked()))).toList();
+                Boolean.TRUE.equals(seat.blocked()), !Boolean.TRUE.equals(seat.blocked()), 0)).toList();
     }
 
     /** Reads never lock: a seat shown free may be taken a moment later, and adding it then says so. */
     @Transactional(Transactional.TxType.SUPPORTS)
-    public List<InventoryViews.SeatView> list(Event event, boolean onlyAvailable) {
-        List<?> rows = entityManager.createNativeQuery(LIST).setParameter("event", event.id)
-                .setParameter("onlyAvailable", onlyAvailable).setParameter("own", new Long[0])
-                .setParameter("vouchers", new Long[0]).getResultList();
+    public Page<InventoryViews.SeatView> list(Event event, boolean onlyAvailable, PageRequest page) {
+        List<Row> rows = rows(entityManager.createNativeQuery(LIST).setParameter("event", event.id)
+                .setParameter("after", page.afterAscending()).setParameter("limit", page.fetchSize())
+                .setParameter("onlyAvailable", onlyAvailable));
+        return Page.of(rows, page, Row::id).map(Row::view);
+    }
+
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public InventoryViews.SeatView get(Event event, String guid) {
+        return rows(entityManager.createNativeQuery(ONE).setParameter("event", event.id).setParameter("guid", guid))
+                .stream().findFirst().map(Row::view).orElseThrow(() -> new NotFoundException("seat", guid));
+    }
+
+    /**
+     * Renaming locks nothing; blocking makes the seat scarcer, so it takes the seat's lock and is refused while
+     * the seat is held, sold or reserved by a voucher. Unblocking frees it.
+     */
+    @DurableTransaction
+    public InventoryViews.SeatView update(Event event, String guid, long expectedVersion,
+            InventoryRequests.SeatChanges changes) {
+        Seat seat = Seat.findByGuid(event.id, guid).orElseThrow(() -> new NotFoundException("seat", guid));
+        IfMatch.check(expectedVersion, seat.version);
+        if (Boolean.TRUE.equals(changes.blocked()) && !seat.blocked) {
+            reservations.reserveForBlocking(seat);
+        }
+        if (changes.name() != null) {
+            seat.name = changes.name().strip();
+        }
+        if (changes.blocked() != null) {
+            seat.blocked = changes.blocked();
+        }
+        seat.flush();
+        return get(event, guid);
+    }
+
+    private static List<Row> rows(Query query) {
+        List<?> rows = query.setParameter("own", new Long[0]).setParameter("vouchers", new Long[0]).getResultList();
         return rows.stream().map(Object[].class::cast)
-                .map(row -> new InventoryViews.SeatView((String) row[0], (String) row[1], ((Number) row[2]).longValue(),
-                        (Boolean) row[3], (Boolean) row[4]))
+                .map(row -> new Row(((Number) row[0]).longValue(), new InventoryViews.SeatView((String) row[1],
+                        (String) row[2], ((Number) row[3]).longValue(), (Boolean) row[4], (Boolean) row[6],
+                        ((Number) row[5]).longValue())))
                 .toList();
     }
 

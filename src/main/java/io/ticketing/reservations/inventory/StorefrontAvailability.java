@@ -29,8 +29,31 @@ public class StorefrontAvailability {
         this.entityManager = entityManager;
     }
 
+    /** An active item and how many are left: null when nothing limits it. */
+    private record Left(Item item, Integer number) {
+
+        boolean available() {
+            return number == null || number > 0;
+        }
+    }
+
     @Transactional(Transactional.TxType.SUPPORTS)
     public InventoryViews.EventAvailability of(Event event) {
+        return new InventoryViews.EventAvailability(left(event).stream()
+                .map(left -> new InventoryViews.ItemAvailability(left.item().id, left.available(), left.number()))
+                .toList());
+    }
+
+    /** What a ticket page shows, in one read: each active item with its name, price and what is left. */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public InventoryViews.Catalog catalog(Event event) {
+        return new InventoryViews.Catalog(left(event).stream()
+                .map(left -> new InventoryViews.CatalogItem(left.item().id, left.item().name,
+                        left.item().price.toPlainString(), left.item().requiresSeat, left.available(), left.number()))
+                .toList());
+    }
+
+    private List<Left> left(Event event) {
         List<Quota> quotas = Quota.<Quota>find(
                 "select distinct q from Quota q left join fetch q.itemIds where q.eventId = ?1", event.id).list();
         Map<Long, Integer> left = new HashMap<>();
@@ -45,7 +68,7 @@ public class StorefrontAvailability {
             Object[] columns = (Object[]) row;
             freeSeats.put(((Number) columns[0]).longValue(), ((Number) columns[1]).longValue());
         }
-        List<InventoryViews.ItemAvailability> items = new ArrayList<>();
+        List<Left> items = new ArrayList<>();
         for (Item item : Item.listForEvent(event.id)) {
             if (!item.active) {
                 continue;
@@ -60,9 +83,9 @@ public class StorefrontAvailability {
             if (item.requiresSeat) {
                 number = min(number, Math.toIntExact(freeSeats.getOrDefault(item.id, 0L)));
             }
-            items.add(new InventoryViews.ItemAvailability(item.id, number == null || number > 0, number));
+            items.add(new Left(item, number));
         }
-        return new InventoryViews.EventAvailability(items);
+        return items;
     }
 
     private static Integer min(Integer current, int candidate) {

@@ -1,23 +1,44 @@
 package io.ticketing.reservations.inventory;
 
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 
+import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.Event;
+import io.ticketing.reservations.http.Page;
+import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.locking.DurableTransaction;
 import io.ticketing.reservations.problem.ApiException;
+import io.ticketing.reservations.problem.InUseException;
 import io.ticketing.reservations.problem.NotFoundException;
 import io.ticketing.reservations.problem.ValidationException;
-import io.ticketing.reservations.reservation.Reservations;
+import io.ticketing.reservations.reservation.AdminReservations;
 
 /** Vouchers. One that blocks quota or holds a seat makes things less available, so it is reserved first. */
 @ApplicationScoped
 public class VoucherService {
 
-    private final Reservations reservations;
+    /** What refers to a voucher: a live hold or any order position, whatever its status. */
+    private static final String IN_USE = """
+            SELECT EXISTS (SELECT 1 FROM cart_positions WHERE voucher_id = :voucher AND expires >= now())
+                OR EXISTS (SELECT 1 FROM order_positions WHERE voucher_id = :voucher)
+                OR (SELECT redeemed > 0 FROM vouchers WHERE id = :voucher)""";
 
-    VoucherService(Reservations reservations) {
+    /** Expired holds count for nothing but still refer to the voucher: they go with it. */
+    private static final String DELETE_EXPIRED_HOLDS = "DELETE FROM cart_positions WHERE voucher_id = :voucher AND expires < now()";
+
+    private final AdminReservations reservations;
+    private final EntityManager entityManager;
+
+    VoucherService(AdminReservations reservations, EntityManager entityManager) {
         this.reservations = reservations;
+        this.entityManager = entityManager;
     }
 
     @DurableTransaction
@@ -61,6 +82,68 @@ public class VoucherService {
     @Transactional(Transactional.TxType.SUPPORTS)
     public String seatGuid(Voucher voucher) {
         return voucher.seatId == null ? null : Seat.<Seat>findById(voucher.seatId).guid;
+    }
+
+    /** The event's vouchers in the order they were created. Never locks. */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public Page<InventoryViews.VoucherView> list(Event event, PageRequest page) {
+        List<Voucher> vouchers = EventOwnedEntity.pageOf(Voucher.class, event.id, page);
+        Map<Long, String> seats = Seat.guidsOf(vouchers.stream().map(voucher -> voucher.seatId)
+                .filter(Objects::nonNull).toList());
+        return Page
+                .of(vouchers.stream().map(voucher -> InventoryViews.VoucherView.of(voucher, seats.get(voucher.seatId)))
+                        .toList(), page, InventoryViews.VoucherView::id);
+    }
+
+    /**
+     * Raising the uses of a blocking voucher, turning {@code block_quota} on, or reviving it with a later
+     * {@code valid_until} takes capacity from its quotas; reviving a seat-bound one takes its seat; lowering
+     * {@code max_usages} takes uses from buyers. Each is checked under the locks before it is written.
+     */
+    @DurableTransaction
+    public Voucher update(Event event, String code, long expectedVersion, InventoryRequests.VoucherChanges changes) {
+        Voucher voucher = get(event, code);
+        IfMatch.check(expectedVersion, voucher.version);
+        Instant now = Instant.now();
+        int maxUsages = changes.maxUsages() == null ? voucher.maxUsages : changes.maxUsages();
+        Instant validUntil = changes.validUntil() == null ? voucher.validUntil : changes.validUntil().orElse(null);
+        boolean blockQuota = changes.blockQuota() == null ? voucher.blockQuota : changes.blockQuota();
+        if (blockQuota && voucher.itemId == null && voucher.quotaId == null) {
+            throw new ValidationException("block_quota",
+                    "needs an item_id, quota_id or seat_guid to know what to block");
+        }
+        boolean validAfter = validUntil == null || !validUntil.isBefore(now);
+        int usesLeftAfter = Math.max(maxUsages - voucher.redeemed, 0);
+        Seat seat = voucher.seatId == null ? null : Seat.findById(voucher.seatId);
+        boolean heldSeatBefore = seat != null
+                && holdsSeat(voucher.maxUsages, voucher.redeemed, !voucher.hasExpired(now));
+        reservations.reserveForVoucher(voucher, seat, new AdminReservations.VoucherChange(
+                voucher.blockQuota && !voucher.hasExpired(now) ? Math.max(voucher.maxUsages - voucher.redeemed, 0) : 0,
+                blockQuota && validAfter ? usesLeftAfter : 0,
+                seat != null && !heldSeatBefore && holdsSeat(maxUsages, voucher.redeemed, validAfter),
+                maxUsages < voucher.maxUsages, maxUsages));
+        voucher.maxUsages = maxUsages;
+        voucher.validUntil = validUntil;
+        voucher.blockQuota = blockQuota;
+        voucher.flush();
+        return voucher;
+    }
+
+    /** Only a voucher nothing was held, sold or redeemed with; otherwise 409 {@code in_use}. Frees, so no lock. */
+    @Transactional
+    public void delete(Event event, String code) {
+        Voucher voucher = get(event, code);
+        if ((Boolean) entityManager.createNativeQuery(IN_USE).setParameter("voucher", voucher.id).getSingleResult()) {
+            throw new InUseException("Voucher '" + voucher.code
+                    + "' is held in a cart or was used in an order; it can only be changed, not deleted.");
+        }
+        entityManager.createNativeQuery(DELETE_EXPIRED_HOLDS).setParameter("voucher", voucher.id).executeUpdate();
+        voucher.delete();
+        voucher.flush();
+    }
+
+    private static boolean holdsSeat(int maxUsages, int redeemed, boolean valid) {
+        return valid && redeemed < maxUsages;
     }
 
     /** A seat-bound voucher is for the seat's item; a different item_id could never be used. */

@@ -9,6 +9,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
@@ -16,19 +17,26 @@ import io.ticketing.reservations.auth.RequiresScope;
 import io.ticketing.reservations.auth.Scope;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.event.EventService;
+import io.ticketing.reservations.http.Page;
+import io.ticketing.reservations.http.PageRequest;
+import io.ticketing.reservations.http.PersonalData;
+import io.ticketing.reservations.http.QueryParams;
 import io.ticketing.reservations.idempotency.Idempotent;
 
 @Path("/api/v1/events/{event}/orders")
 @Idempotent
 @Produces(MediaType.APPLICATION_JSON)
+@PersonalData
 public class OrderResource {
 
     private final EventService events;
     private final OrderService orders;
+    private final OrderSearch search;
 
-    OrderResource(EventService events, OrderService orders) {
+    OrderResource(EventService events, OrderService orders, OrderSearch search) {
         this.events = events;
         this.orders = orders;
+        this.search = search;
     }
 
     @POST
@@ -38,6 +46,19 @@ public class OrderResource {
         OrderService.Placed placed = orders.checkout(event, request);
         return Response.created(URI.create("/api/v1/events/" + slug + "/orders/" + placed.order().code))
                 .entity(orders.view(event, placed)).build();
+    }
+
+    /** Newest first; {@code email} ignores case. */
+    @GET
+    @RequiresScope(Scope.ADMIN)
+    public Page<OrderSearch.OrderSummary> list(@PathParam("event") String slug, @QueryParam("status") String status,
+            @QueryParam("email") String email, @QueryParam("created_after") String createdAfter,
+            @QueryParam("created_before") String createdBefore, @QueryParam("limit") String limit,
+            @QueryParam("cursor") String cursor) {
+        OrderSearch.Filter filter = new OrderSearch.Filter(status, email,
+                QueryParams.instant("created_after", createdAfter),
+                QueryParams.instant("created_before", createdBefore));
+        return search.list(events.get(slug), filter, PageRequest.of(limit, cursor));
     }
 
     /** The code is the order's credential, so a storefront may read any order whose code it holds. */

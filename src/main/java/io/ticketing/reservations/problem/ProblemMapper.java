@@ -11,6 +11,8 @@ import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
+import io.ticketing.reservations.locking.LockTimeoutException;
+
 /** The one place where failures become {@code application/problem+json} responses. */
 public class ProblemMapper {
 
@@ -53,6 +55,9 @@ public class ProblemMapper {
 
     @ServerExceptionMapper
     public Response unexpected(Exception e) {
+        if (sqlState(e, FOREIGN_KEY_VIOLATION)) {
+            return respond(LockTimeoutException.inventoryChanged(Duration.ofSeconds(1)));
+        }
         if (waitedTooLongForAConnection(e)) {
             return respond(new ApiException(503, "overloaded", "Too busy",
                     "Too many requests at once; nothing was changed. Retry the request.")
@@ -61,6 +66,22 @@ public class ProblemMapper {
         LOG.error("unexpected failure", e);
         return problem(new Problem("Internal Server Error", 500, "The request failed unexpectedly.",
                 "internal_error", null)).build();
+    }
+
+    /**
+     * A row this request refers to was deleted meanwhile (an item, voucher or seat), or one it deletes was
+     * referred to meanwhile: deletes take no lock and rely on the foreign keys. The transaction rolled back; the
+     * retry gets the answer that now holds ({@code not_found}, {@code in_use}, ...).
+     */
+    private static final String FOREIGN_KEY_VIOLATION = "23503";
+
+    static boolean sqlState(Throwable e, String state) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql && state.equals(sql.getSQLState())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

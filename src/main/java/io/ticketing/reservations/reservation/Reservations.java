@@ -43,8 +43,8 @@ import io.ticketing.reservations.problem.NotFoundException;
  * <li>mark an expired order paid: all its positions.</li>
  * </ul>
  * For each claim that is its item's finite quotas (unless it uses a {@code block_quota} voucher, which already
- * holds that capacity), its seat and its voucher. Admin changes lock in {@code InventoryService} and
- * {@code VoucherService}; freeing capacity locks nothing.
+ * holds that capacity), its seat and its voucher. Admin changes lock in {@link AdminReservations} and
+ * {@code InventoryService}; freeing capacity locks nothing.
  *
  * <p>Callers run in a {@code @DurableTransaction} and call {@link #reserve} once, then write; or, to spare the
  * lock holder round trips, {@link #prepare} and {@link Reservation#reserveThen} with the write. Everything read
@@ -171,43 +171,7 @@ public class Reservations {
         }
     }
 
-    /**
-     * A new {@code block_quota} voucher takes {@code max_usages} from each finite quota of its item or quota;
-     * a seat-bound one takes its seat. Call before the voucher is written, so it does not count itself.
-     */
-    public void reserveForVoucher(Voucher voucher, Seat seat) {
-        countingRefusals(() -> {
-            Set<LockTarget> locked = new HashSet<>();
-            if (voucher.blockQuota) {
-                blockedBy(voucher).stream().filter(CountedQuota::isFinite)
-                        .forEach(quota -> locked.add(LockTarget.quota(quota.id())));
-            }
-            if (seat != null) {
-                locked.add(LockTarget.seat(seat.id));
-            }
-            if (locked.isEmpty()) {
-                return null;
-            }
-            locks.lockObjects(voucher.eventId, locked);
-
-            if (voucher.blockQuota) {
-                List<CountedQuota> quotas = blockedBy(voucher).stream().filter(CountedQuota::isFinite).toList();
-                requireLocked(quotas.stream().map(quota -> LockTarget.quota(quota.id())).toList(), locked);
-                for (CountedQuota quota : quotas) {
-                    int left = quota.availability().availableNumber();
-                    if (left < voucher.maxUsages) {
-                        throw ReservationConflict.voucherOverbooks(quota, left, voucher.maxUsages);
-                    }
-                }
-            }
-            if (seat != null && !takenSeats(Set.of(seat.id), List.of(), Set.of()).list().isEmpty()) {
-                throw ReservationConflict.seatUnavailable(seat);
-            }
-            return null;
-        });
-    }
-
-    private <T> T countingRefusals(Supplier<T> flow) {
+    <T> T countingRefusals(Supplier<T> flow) {
         try {
             return flow.get();
         } catch (ReservationConflict refusal) {
@@ -284,7 +248,7 @@ public class Reservations {
      * have put an item in a finite quota this transaction did not lock; counting it unlocked could oversell,
      * so the caller is told to retry, which then locks it. The exclusive event lock covers every quota.
      */
-    private void requireLocked(Collection<LockTarget> neededNow, Set<LockTarget> locked) {
+    void requireLocked(Collection<LockTarget> neededNow, Set<LockTarget> locked) {
         boolean eventLockedExclusively = locked.size() > AdvisoryLocks.MAX_EXCLUSIVE_OBJECTS;
         if (!eventLockedExclusively && !locked.containsAll(neededNow)) {
             throw LockTimeoutException.inventoryChanged(lockConfig.retryAfter());
@@ -315,13 +279,13 @@ public class Reservations {
         }
     }
 
-    private Jdbc.Query<Long> takenSeats(Set<Long> seatIds, Collection<Long> ownPositions, Set<Long> voucherIds) {
+    Jdbc.Query<Long> takenSeats(Set<Long> seatIds, Collection<Long> ownPositions, Set<Long> voucherIds) {
         return jdbc.statement(TAKEN_SEATS).set("seats", seatIds.toArray(Long[]::new))
                 .set("own", ownPositions.toArray(Long[]::new)).set("vouchers", voucherIds.toArray(Long[]::new))
                 .reading(row -> row.getLong(1));
     }
 
-    private Jdbc.Query<long[]> voucherUsesLeft(Set<Long> voucherIds, Collection<Long> ownPositions) {
+    Jdbc.Query<long[]> voucherUsesLeft(Set<Long> voucherIds, Collection<Long> ownPositions) {
         return jdbc.statement(VOUCHER_USES_LEFT).set("vouchers", voucherIds.toArray(Long[]::new))
                 .set("own", ownPositions.toArray(Long[]::new))
                 .reading(row -> new long[]{row.getLong(1), row.getLong(2)});
@@ -340,12 +304,6 @@ public class Reservations {
 
     private static <Q extends QuotaMembers> List<Q> quotasOf(long itemId, List<Q> quotas) {
         return quotas.stream().filter(quota -> quota.itemIds().contains(itemId)).toList();
-    }
-
-    private List<CountedQuota> blockedBy(Voucher voucher) {
-        return voucher.quotaId == null
-                ? counter.ofItems(List.of(voucher.itemId), List.of())
-                : counter.ofQuotas(List.of(voucher.quotaId));
     }
 
     private static boolean usesBlockingVoucher(Claim claim, Map<Long, Voucher> vouchers) {

@@ -27,7 +27,7 @@ class InventoryResourceTest {
                 .then().statusCode(201)
                 .body("price", equalTo("49.90")).body("requires_seat", equalTo(false)).body("active", equalTo(true));
         admin().get("/api/v1/events/{event}/items", event)
-                .then().statusCode(200).body("items.name", contains("Standing"));
+                .then().statusCode(200).body("data.name", contains("Standing")).body("next_cursor", nullValue());
     }
 
     @Test
@@ -38,7 +38,7 @@ class InventoryResourceTest {
                     .then().statusCode(400).body("code", equalTo("validation_failed"))
                     .body("errors[0].field", equalTo("price"));
         }
-        admin().get("/api/v1/events/{event}/items", event).then().body("items.size()", equalTo(0));
+        admin().get("/api/v1/events/{event}/items", event).then().body("data.size()", equalTo(0));
     }
 
     @Test

@@ -39,9 +39,9 @@ class SeatAndVoucherTest {
                 Map.of("guid", "A-3", "name", "A 3", "item_id", item, "blocked", true))))
                 .post(SEATS, event).then().statusCode(201).body("seats", hasSize(3));
         cartWith(event, Map.of("item_id", item, "seat_guid", "A-1"));
-        storefront().get(SEATS, event).then().statusCode(200).body("seats.guid", contains("A-1", "A-2", "A-3"))
-                .body("seats.available", contains(false, true, false));
-        storefront().get(SEATS + "?available=true", event).then().body("seats.guid", contains("A-2"));
+        storefront().get(SEATS, event).then().statusCode(200).body("data.guid", contains("A-1", "A-2", "A-3"))
+                .body("data.available", contains(false, true, false));
+        storefront().get(SEATS + "?available=true", event).then().body("data.guid", contains("A-2"));
         addToCart(event, newCart(event), Map.of("item_id", item, "seat_guid", "A-3")).then().statusCode(409)
                 .body("code", equalTo("seat_unavailable"));
     }
@@ -59,7 +59,7 @@ class SeatAndVoucherTest {
                 .post(SEATS, event).then().statusCode(400).body("errors[0].field", equalTo("seats[1].guid"));
         admin().body(Map.of("seats", List.of(Map.of("guid", "D-1", "name", "d", "item_id", standing))))
                 .post(SEATS, event).then().statusCode(400).body("errors[0].field", equalTo("seats[0].item_id"));
-        storefront().get(SEATS, event).then().body("seats", hasSize(1));
+        storefront().get(SEATS, event).then().body("data", hasSize(1));
     }
 
     @Test
@@ -128,7 +128,7 @@ class SeatAndVoucherTest {
         newQuota(event, 10, List.of(item));
         newSeats(event, item, "V", 2);
         newVoucher(event, Map.of("code", "BOX", "seat_guid", "V-1"));
-        storefront().get(SEATS + "?available=true", event).then().body("seats.guid", contains("V-2"));
+        storefront().get(SEATS + "?available=true", event).then().body("data.guid", contains("V-2"));
         addToCart(event, newCart(event), Map.of("item_id", item, "seat_guid", "V-1")).then().statusCode(409)
                 .body("code", equalTo("seat_unavailable"));
         addToCart(event, newCart(event), Map.of("item_id", item, "seat_guid", "V-2", "voucher_code", "BOX"))

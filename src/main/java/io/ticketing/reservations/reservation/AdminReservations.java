@@ -1,0 +1,119 @@
+package io.ticketing.reservations.reservation;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.ticketing.reservations.inventory.QuotaCounter;
+import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
+import io.ticketing.reservations.inventory.Seat;
+import io.ticketing.reservations.inventory.Voucher;
+import io.ticketing.reservations.locking.AdvisoryLocks;
+import io.ticketing.reservations.locking.LockTarget;
+import io.ticketing.reservations.problem.InUseException;
+
+/**
+ * Admin changes that make capacity scarcer (SPEC sections 2 and 4), checked as a buyer's claim is: lock what the
+ * change takes, then check that it is free, or refuse with the buyer's codes. Call from a durable transaction
+ * before the change is written, so that it does not count itself.
+ * <ul>
+ * <li>a new {@code block_quota} voucher, or one whose blocking grows: the finite quotas of its item or quota;</li>
+ * <li>a seat-bound voucher that starts to hold its seat, and blocking a seat: the seat;</li>
+ * <li>lowering a voucher's {@code max_usages}: the voucher.</li>
+ * </ul>
+ * Creating finite quotas and shrinking them lock in {@code InventoryService}; freeing capacity locks nothing.
+ */
+@ApplicationScoped
+public class AdminReservations {
+
+    /** A voucher's change, as the numbers that decide what it takes. */
+    public record VoucherChange(int blockingBefore, int blockingAfter, boolean takesSeat, boolean lowersUses,
+            int maxUsagesAfter) {
+    }
+
+    private final Reservations reservations;
+    private final AdvisoryLocks locks;
+    private final QuotaCounter counter;
+
+    AdminReservations(Reservations reservations, AdvisoryLocks locks, QuotaCounter counter) {
+        this.reservations = reservations;
+        this.locks = locks;
+        this.counter = counter;
+    }
+
+    /** A new voucher: a blocking one takes {@code max_usages} from each finite quota, a seat-bound one its seat. */
+    public void reserveForVoucher(Voucher voucher, Seat seat) {
+        reserveForVoucher(voucher, seat,
+                new VoucherChange(0, voucher.blockQuota ? voucher.maxUsages : 0, seat != null, false, 0));
+    }
+
+    /** A changed voucher: what its blocking grows by, its seat if it starts to hold it, itself if it shrinks. */
+    public void reserveForVoucher(Voucher voucher, Seat seat, VoucherChange change) {
+        reservations.countingRefusals(() -> {
+            int growth = change.blockingAfter() - change.blockingBefore();
+            List<CountedQuota> quotas = growth > 0
+                    ? blockedBy(voucher).stream().filter(CountedQuota::isFinite).toList()
+                    : List.of();
+            Set<LockTarget> locked = new HashSet<>();
+            quotas.forEach(quota -> locked.add(LockTarget.quota(quota.id())));
+            if (change.takesSeat()) {
+                locked.add(LockTarget.seat(seat.id));
+            }
+            if (change.lowersUses()) {
+                locked.add(LockTarget.voucher(voucher.id));
+            }
+            if (locked.isEmpty()) {
+                return null;
+            }
+            locks.lockObjects(voucher.eventId, locked);
+            // Counted again under the locks: the first count only chose what to lock.
+            List<CountedQuota> counted = growth > 0
+                    ? blockedBy(voucher).stream().filter(CountedQuota::isFinite).toList()
+                    : List.of();
+            reservations.requireLocked(counted.stream().map(quota -> LockTarget.quota(quota.id())).toList(), locked);
+            for (CountedQuota quota : counted) {
+                int left = quota.availability().availableNumber();
+                if (left < growth) {
+                    throw ReservationConflict.voucherOverbooks(quota, left, growth);
+                }
+            }
+            if (change.takesSeat() && voucherHoldsTaken(seat, voucher)) {
+                throw ReservationConflict.seatUnavailable(seat);
+            }
+            if (change.lowersUses()) {
+                long[] usesLeft = reservations.voucherUsesLeft(Set.of(voucher.id), List.of()).list().get(0);
+                long used = voucher.maxUsages - usesLeft[1];
+                if (used > change.maxUsagesAfter()) {
+                    throw new InUseException("Voucher '" + voucher.code + "' is redeemed or held " + used
+                            + " times; max_usages cannot go below that.");
+                }
+            }
+            return null;
+        });
+    }
+
+    /** Blocking a seat: refused while it is held, sold or reserved by a voucher. */
+    public void reserveForBlocking(Seat seat) {
+        reservations.countingRefusals(() -> {
+            locks.lockObjects(seat.eventId, Set.of(LockTarget.seat(seat.id)));
+            if (!reservations.takenSeats(Set.of(seat.id), List.of(), Set.of()).list().isEmpty()) {
+                throw ReservationConflict.seatUnavailable(seat);
+            }
+            return null;
+        });
+    }
+
+    /** Whether someone other than the voucher itself (when it exists already) holds its seat. */
+    private boolean voucherHoldsTaken(Seat seat, Voucher voucher) {
+        Set<Long> itself = voucher.id == null ? Set.of() : Set.of(voucher.id);
+        return !reservations.takenSeats(Set.of(seat.id), List.of(), itself).list().isEmpty();
+    }
+
+    private List<CountedQuota> blockedBy(Voucher voucher) {
+        return voucher.quotaId == null
+                ? counter.ofItems(List.of(voucher.itemId), List.of())
+                : counter.ofQuotas(List.of(voucher.quotaId));
+    }
+}
