@@ -8,6 +8,8 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 /** Request bodies of the cart endpoints. */
 public final class CartRequests {
 
@@ -20,8 +22,8 @@ public final class CartRequests {
 
     /** {@code quantity} defaults to 1 and must be 1 with a seat. */
     public record NewPosition(
-            @NotNull Long itemId,
-            @Min(1) @Max(10_000) Integer quantity,
+            @Schema(example = "1") @NotNull Long itemId,
+            @Schema(example = "2", description = "1 if absent; must be 1 with a seat") @Min(1) @Max(10_000) Integer quantity,
             @Size(min = 1, max = 100) String seatGuid,
             @Size(min = 1, max = 100) String voucherCode) {
 

@@ -13,12 +13,20 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
 import io.ticketing.reservations.auth.RequiresScope;
 import io.ticketing.reservations.auth.Scope;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.event.EventService;
 import io.ticketing.reservations.idempotency.Idempotent;
+import io.ticketing.reservations.openapi.ApiDocs;
 
+@Tag(name = "Carts")
 @Path("/api/v1/events/{event}/carts")
 @Idempotent
 @RequiresScope(Scope.STOREFRONT)
@@ -33,6 +41,8 @@ public class CartResource {
         this.carts = carts;
     }
 
+    @Operation(operationId = "createCart", summary = "Open an empty cart")
+    @APIResponseSchema(value = CartView.class, responseCode = "201", responseDescription = "The cart; its id is its credential")
     @POST
     public Response create(@PathParam("event") String slug) {
         CartService.Contents cart = carts.create(events.get(slug));
@@ -41,12 +51,15 @@ public class CartResource {
                 .build();
     }
 
+    @Operation(operationId = "getCart", summary = "Read a cart")
     @GET
     @Path("/{cart}")
     public CartView get(@PathParam("event") String slug, @PathParam("cart") String cartId) {
         return carts.view(carts.get(events.get(slug), cartId));
     }
 
+    @Operation(operationId = "deleteCart", summary = "Delete a cart, freeing all it holds")
+    @APIResponse(responseCode = "204", description = "Deleted")
     @DELETE
     @Path("/{cart}")
     public Response delete(@PathParam("event") String slug, @PathParam("cart") String cartId) {
@@ -54,6 +67,11 @@ public class CartResource {
         return Response.noContent().build();
     }
 
+    @Operation(operationId = "addPositions", summary = "Hold tickets, seats and vouchers, all or none")
+    @APIResponseSchema(value = CartView.class, responseCode = "201", responseDescription = "The cart with its new positions")
+    @APIResponse(responseCode = "409", description = "" + ApiDocs.SOLD_OUT_DESCRIPTION
+            + "", extensions = @Extension(name = ApiDocs.CODES, value = ApiDocs.SOLD_OUT))
+    @APIResponse(responseCode = "413", description = "More tickets in one request than allowed.", extensions = @Extension(name = ApiDocs.CODES, value = "too_many_positions payload_too_large"))
     @POST
     @Path("/{cart}/positions")
     public Response add(@PathParam("event") String slug, @PathParam("cart") String cartId,
@@ -63,6 +81,8 @@ public class CartResource {
                 .entity(carts.view(carts.add(event, cartId, request.positions()))).build();
     }
 
+    @Operation(operationId = "removePosition", summary = "Give one position back")
+    @APIResponse(responseCode = "204", description = "Removed")
     @DELETE
     @Path("/{cart}/positions/{position}")
     public Response removePosition(@PathParam("event") String slug, @PathParam("cart") String cartId,
@@ -71,6 +91,10 @@ public class CartResource {
         return Response.noContent().build();
     }
 
+    @Operation(operationId = "extendCart", summary = "Extend every hold of the cart")
+    @APIResponseSchema(value = CartView.class, responseCode = "200", responseDescription = "The cart with its new deadlines")
+    @APIResponse(responseCode = "409", description = "An expired hold is no longer free (see `code`), or a hold would pass its creation plus the longest hold (`hold_limit`).", extensions = @Extension(name = ApiDocs.CODES, value = ApiDocs.SOLD_OUT
+            + " hold_limit"))
     @POST
     @Path("/{cart}/extend")
     public Response extend(@PathParam("event") String slug, @PathParam("cart") String cartId) {

@@ -3,9 +3,13 @@ package io.ticketing.reservations.cart;
 import java.time.Instant;
 import java.util.List;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 /** A cart as the API shows it; each position has its own deadline, {@code expires} is the latest. */
 public record CartView(String id, Instant expires, String total, List<Position> positions) {
 
-    public record Position(long id, long itemId, String seatGuid, String voucherCode, String price, Instant expires) {
+    public record Position(long id, long itemId, @Schema(nullable = true) String seatGuid,
+            @Schema(nullable = true) String voucherCode,
+            String price, Instant expires) {
     }
 }

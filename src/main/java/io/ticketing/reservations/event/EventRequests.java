@@ -7,6 +7,8 @@ import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.Size;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 /** Request bodies of the event endpoints. */
 public final class EventRequests {
 
@@ -19,10 +21,10 @@ public final class EventRequests {
     }
 
     public record NewEvent(
-            @NotNull @Pattern(regexp = SLUG) String slug,
+            @Schema(example = "spring-gala") @NotNull @Pattern(regexp = SLUG) String slug,
             @NotBlank @Size(max = 200) String name,
-            @NotNull @Pattern(regexp = CURRENCY, message = "must be an ISO 4217 code") String currency,
-            @Positive @Max(MAX_SECONDS) Integer cartTtlSeconds,
+            @Schema(example = "EUR") @NotNull @Pattern(regexp = CURRENCY, message = "must be an ISO 4217 code") String currency,
+            @Schema(example = "1800") @Positive @Max(MAX_SECONDS) Integer cartTtlSeconds,
             @Positive @Max(MAX_SECONDS) Integer paymentTermSeconds) {
     }
 

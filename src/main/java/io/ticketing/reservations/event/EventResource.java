@@ -16,13 +16,21 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
 import io.ticketing.reservations.auth.RequiresScope;
 import io.ticketing.reservations.auth.Scope;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.idempotency.Idempotent;
+import io.ticketing.reservations.openapi.ApiDocs;
 
+@Tag(name = "Events")
 @Path("/api/v1/events")
 @Idempotent
 @RequiresScope(Scope.ADMIN)
@@ -35,6 +43,9 @@ public class EventResource {
         this.events = events;
     }
 
+    @Operation(operationId = "createEvent", summary = "Create an event")
+    @APIResponseSchema(value = EventView.class, responseCode = "201", responseDescription = "The event")
+    @APIResponse(responseCode = "409", description = "An event with this slug exists.", extensions = @Extension(name = ApiDocs.CODES, value = "slug_taken"))
     @POST
     public Response create(@Valid @NotNull EventRequests.NewEvent request) {
         Event event = events.create(request);
@@ -42,17 +53,22 @@ public class EventResource {
                 .header(HttpHeaders.ETAG, IfMatch.etag(event.version)).build();
     }
 
+    @Operation(operationId = "listEvents", summary = "List events, oldest first")
     @GET
     public Page<EventView> list(@QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
         return events.list(PageRequest.of(limit, cursor));
     }
 
+    @Operation(operationId = "getEvent", summary = "Read an event")
+    @APIResponseSchema(value = EventView.class, responseCode = "200", responseDescription = "The event")
     @GET
     @Path("/{event}")
     public Response get(@PathParam("event") String slug) {
         return view(events.current(slug));
     }
 
+    @Operation(operationId = "updateEvent", summary = "Change an event's name, currency, cart TTL or payment term")
+    @APIResponseSchema(value = EventView.class, responseCode = "200", responseDescription = "The event as changed")
     @PATCH
     @Path("/{event}")
     public Response update(@PathParam("event") String slug, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch,

@@ -13,6 +13,8 @@ import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.PositiveOrZero;
 import jakarta.validation.constraints.Size;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 /** Request bodies of the item, quota, seat and voucher endpoints. Prices are decimal strings, never floats. */
 public final class InventoryRequests {
 
@@ -28,14 +30,14 @@ public final class InventoryRequests {
 
     public record NewItem(
             @NotBlank @Size(max = 200) String name,
-            @NotNull @Pattern(regexp = PRICE, message = PRICE_MESSAGE) String price,
+            @Schema(example = "49.90") @NotNull @Pattern(regexp = PRICE, message = PRICE_MESSAGE) String price,
             Boolean requiresSeat,
             Boolean active) {
     }
 
     public record NewQuota(
             @NotBlank @Size(max = 200) String name,
-            @PositiveOrZero @Max(MAX_QUOTA_SIZE) Integer size,
+            @Schema(nullable = true, description = "null or absent: unlimited", example = "100") @PositiveOrZero @Max(MAX_QUOTA_SIZE) Integer size,
             @Size(max = 1000) List<@NotNull Long> items) {
     }
 
@@ -43,7 +45,7 @@ public final class InventoryRequests {
     }
 
     public record NewSeat(
-            @NotBlank @Size(max = 100) String guid,
+            @Schema(example = "balcony-1") @NotBlank @Size(max = 100) String guid,
             @NotBlank @Size(max = 200) String name,
             @NotNull Long itemId,
             Boolean blocked) {
@@ -51,7 +53,7 @@ public final class InventoryRequests {
 
     /** A voucher; with a seat and no item it is restricted to the seat's item. */
     public record NewVoucher(
-            @NotBlank @Size(max = 100) @Pattern(regexp = "[A-Za-z0-9_.-]+", message = "may hold letters, digits, '-', '_' and '.'") String code,
+            @Schema(example = "FRIENDS") @NotBlank @Size(max = 100) @Pattern(regexp = "[A-Za-z0-9_.-]+", message = "may hold letters, digits, '-', '_' and '.'") String code,
             @Min(1) @Max(MAX_QUOTA_SIZE) Integer maxUsages,
             Instant validUntil,
             Long itemId,
@@ -63,7 +65,7 @@ public final class InventoryRequests {
     /** A PATCH of a quota: absent fields stay; {@code "size": null} makes the quota unlimited. */
     public record QuotaChanges(
             @Size(min = 1, max = 200) String name,
-            Optional<@PositiveOrZero @Max(MAX_QUOTA_SIZE) Integer> size,
+            @Schema(nullable = true, description = "null: unlimited; absent: unchanged") Optional<@PositiveOrZero @Max(MAX_QUOTA_SIZE) Integer> size,
             @Size(max = 1000) List<@NotNull Long> items) {
     }
 
@@ -83,7 +85,7 @@ public final class InventoryRequests {
     /** A PATCH of a voucher: absent fields stay; {@code "valid_until": null} removes the expiry. */
     public record VoucherChanges(
             @Min(1) @Max(MAX_QUOTA_SIZE) Integer maxUsages,
-            Optional<Instant> validUntil,
+            @Schema(nullable = true, implementation = String.class, format = "date-time", example = "2026-12-31T23:00:00Z", description = "null: never expires; absent: unchanged") Optional<Instant> validUntil,
             Boolean blockQuota) {
     }
 }

@@ -17,6 +17,12 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
 import io.ticketing.reservations.auth.RequiresScope;
 import io.ticketing.reservations.auth.Scope;
 import io.ticketing.reservations.concurrency.IfMatch;
@@ -25,7 +31,9 @@ import io.ticketing.reservations.event.EventService;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.idempotency.Idempotent;
+import io.ticketing.reservations.openapi.ApiDocs;
 
+@Tag(name = "Inventory")
 @Path("/api/v1/events/{event}")
 @Idempotent
 @RequiresScope(Scope.ADMIN)
@@ -42,6 +50,8 @@ public class InventoryResource {
         this.storefront = storefront;
     }
 
+    @Operation(operationId = "createItem", summary = "Create an item (a ticket type)")
+    @APIResponseSchema(value = InventoryViews.ItemView.class, responseCode = "201", responseDescription = "The item")
     @POST
     @Path("/items")
     public Response createItem(@PathParam("event") String slug, @Valid @NotNull InventoryRequests.NewItem request) {
@@ -51,6 +61,7 @@ public class InventoryResource {
                 .header(HttpHeaders.ETAG, IfMatch.etag(item.version)).entity(InventoryViews.ItemView.of(item)).build();
     }
 
+    @Operation(operationId = "listItems", summary = "List the event's items")
     @GET
     @Path("/items")
     public Page<InventoryViews.ItemView> items(@PathParam("event") String slug, @QueryParam("limit") String limit,
@@ -58,12 +69,16 @@ public class InventoryResource {
         return inventory.items(events.get(slug), PageRequest.of(limit, cursor));
     }
 
+    @Operation(operationId = "getItem", summary = "Read an item")
+    @APIResponseSchema(value = InventoryViews.ItemView.class, responseCode = "200", responseDescription = "The item")
     @GET
     @Path("/items/{item}")
     public Response item(@PathParam("event") String slug, @PathParam("item") long itemId) {
         return itemResponse(inventory.item(events.get(slug), itemId));
     }
 
+    @Operation(operationId = "updateItem", summary = "Change an item's name, price or whether it is on sale")
+    @APIResponseSchema(value = InventoryViews.ItemView.class, responseCode = "200", responseDescription = "The item as changed")
     @PATCH
     @Path("/items/{item}")
     public Response updateItem(@PathParam("event") String slug, @PathParam("item") long itemId,
@@ -72,6 +87,9 @@ public class InventoryResource {
         return itemResponse(inventory.updateItem(events.get(slug), itemId, expected, changes));
     }
 
+    @Operation(operationId = "deleteItem", summary = "Delete an item nothing was held or sold as")
+    @APIResponse(responseCode = "204", description = "Deleted")
+    @APIResponse(responseCode = "409", description = "Held, sold, or named by a seat or voucher; deactivate it instead.", extensions = @Extension(name = ApiDocs.CODES, value = "in_use"))
     @DELETE
     @Path("/items/{item}")
     public Response deleteItem(@PathParam("event") String slug, @PathParam("item") long itemId) {
@@ -79,6 +97,7 @@ public class InventoryResource {
         return Response.noContent().build();
     }
 
+    @Operation(operationId = "listQuotas", summary = "List the event's quotas")
     @GET
     @Path("/quotas")
     public Page<InventoryViews.QuotaView> quotas(@PathParam("event") String slug, @QueryParam("limit") String limit,
@@ -86,6 +105,8 @@ public class InventoryResource {
         return inventory.quotas(events.get(slug), PageRequest.of(limit, cursor));
     }
 
+    @Operation(operationId = "createQuota", summary = "Create a quota over items")
+    @APIResponseSchema(value = InventoryViews.QuotaView.class, responseCode = "201", responseDescription = "The quota")
     @POST
     @Path("/quotas")
     public Response createQuota(@PathParam("event") String slug, @Valid @NotNull InventoryRequests.NewQuota request) {
@@ -95,12 +116,16 @@ public class InventoryResource {
                 .build();
     }
 
+    @Operation(operationId = "getQuota", summary = "Read a quota")
+    @APIResponseSchema(value = InventoryViews.QuotaView.class, responseCode = "200", responseDescription = "The quota")
     @GET
     @Path("/quotas/{quota}")
     public Response quota(@PathParam("event") String slug, @PathParam("quota") long quotaId) {
         return quotaResponse(inventory.quota(events.get(slug), quotaId));
     }
 
+    @Operation(operationId = "updateQuota", summary = "Change a quota's name, size or items")
+    @APIResponseSchema(value = InventoryViews.QuotaView.class, responseCode = "200", responseDescription = "The quota as changed")
     @PATCH
     @Path("/quotas/{quota}")
     public Response updateQuota(@PathParam("event") String slug, @PathParam("quota") long quotaId,
@@ -109,6 +134,9 @@ public class InventoryResource {
         return quotaResponse(inventory.updateQuota(events.get(slug), quotaId, expected, changes));
     }
 
+    @Operation(operationId = "deleteQuota", summary = "Delete a quota none of whose items was held or sold")
+    @APIResponse(responseCode = "204", description = "Deleted")
+    @APIResponse(responseCode = "409", description = "Its items were held or sold, or a voucher names it.", extensions = @Extension(name = ApiDocs.CODES, value = "in_use"))
     @DELETE
     @Path("/quotas/{quota}")
     public Response deleteQuota(@PathParam("event") String slug, @PathParam("quota") long quotaId) {
@@ -116,12 +144,14 @@ public class InventoryResource {
         return Response.noContent().build();
     }
 
+    @Operation(operationId = "getQuotaAvailability", summary = "Count what a quota has left")
     @GET
     @Path("/quotas/{quota}/availability")
     public QuotaAvailability availability(@PathParam("event") String slug, @PathParam("quota") long quotaId) {
         return inventory.availability(events.get(slug), quotaId);
     }
 
+    @Operation(operationId = "getAvailability", summary = "What each active item has left")
     @GET
     @Path("/availability")
     @RequiresScope(Scope.STOREFRONT)
@@ -129,6 +159,7 @@ public class InventoryResource {
         return storefront.of(events.get(slug));
     }
 
+    @Operation(operationId = "getCatalog", summary = "Everything a ticket page shows: active items, prices and what is left")
     @GET
     @Path("/catalog")
     @RequiresScope(Scope.STOREFRONT)

@@ -3,6 +3,8 @@ package io.ticketing.reservations.inventory;
 import java.time.Instant;
 import java.util.List;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 /** Response bodies of the inventory endpoints. */
 public final class InventoryViews {
 
@@ -16,7 +18,8 @@ public final class InventoryViews {
         }
     }
 
-    public record QuotaView(long id, String name, Integer size, List<Long> items, long version) {
+    public record QuotaView(long id, String name, @Schema(nullable = true) Integer size, List<Long> items,
+            long version) {
         static QuotaView of(Quota quota) {
             return new QuotaView(quota.id, quota.name, quota.size, quota.itemIds.stream().sorted().toList(),
                     quota.version);
@@ -29,8 +32,11 @@ public final class InventoryViews {
     public record SeatList(List<SeatView> seats) {
     }
 
-    public record VoucherView(long id, String code, int maxUsages, int redeemed, Instant validUntil, Long itemId,
-            Long quotaId, String seatGuid, boolean blockQuota, long version) {
+    public record VoucherView(long id, String code, int maxUsages, int redeemed,
+            @Schema(nullable = true, implementation = String.class, format = "date-time", example = "2026-12-31T23:00:00Z") Instant validUntil,
+            @Schema(nullable = true) Long itemId,
+            @Schema(nullable = true) Long quotaId, @Schema(nullable = true) String seatGuid, boolean blockQuota,
+            long version) {
         static VoucherView of(Voucher voucher, String seatGuid) {
             return new VoucherView(voucher.id, voucher.code, voucher.maxUsages, voucher.redeemed, voucher.validUntil,
                     voucher.itemId, voucher.quotaId, seatGuid, voucher.blockQuota, voucher.version);
@@ -38,7 +44,7 @@ public final class InventoryViews {
     }
 
     /** {@code available_number} is null when nothing limits the item (only unlimited quotas, no seats). */
-    public record ItemAvailability(long itemId, boolean available, Integer availableNumber) {
+    public record ItemAvailability(long itemId, boolean available, @Schema(nullable = true) Integer availableNumber) {
     }
 
     public record EventAvailability(List<ItemAvailability> items) {
@@ -46,7 +52,7 @@ public final class InventoryViews {
 
     /** An active item as a ticket page shows it; {@code available_number} as in {@link ItemAvailability}. */
     public record CatalogItem(long itemId, String name, String price, boolean requiresSeat, boolean available,
-            Integer availableNumber) {
+            @Schema(nullable = true) Integer availableNumber) {
     }
 
     public record Catalog(List<CatalogItem> items) {

@@ -1,7 +1,10 @@
 package io.ticketing.reservations.inventory;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 /** What a quota has left, and why (SPEC section 1). {@code size} and the number are null when unlimited. */
-public record QuotaAvailability(boolean available, Integer availableNumber, Integer size, long paidOrders,
+public record QuotaAvailability(boolean available, @Schema(nullable = true) Integer availableNumber,
+        @Schema(nullable = true) Integer size, long paidOrders,
         long pendingOrders, long cartPositions, long blockingVouchers) {
 
     static QuotaAvailability of(Integer size, long paid, long pending, long carts, long blocking) {

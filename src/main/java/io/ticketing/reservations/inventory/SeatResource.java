@@ -16,6 +16,12 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
 import io.ticketing.reservations.auth.RequiresScope;
 import io.ticketing.reservations.auth.Scope;
 import io.ticketing.reservations.concurrency.IfMatch;
@@ -24,7 +30,9 @@ import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.http.QueryParams;
 import io.ticketing.reservations.idempotency.Idempotent;
+import io.ticketing.reservations.openapi.ApiDocs;
 
+@Tag(name = "Seats")
 @Path("/api/v1/events/{event}/seats")
 @Idempotent
 @Produces(MediaType.APPLICATION_JSON)
@@ -38,6 +46,9 @@ public class SeatResource {
         this.seats = seats;
     }
 
+    @Operation(operationId = "createSeats", summary = "Create seats in bulk")
+    @APIResponseSchema(value = InventoryViews.SeatList.class, responseCode = "201", responseDescription = "The seats created")
+    @APIResponse(responseCode = "409", description = "A seat with one of these guids exists.", extensions = @Extension(name = ApiDocs.CODES, value = "seat_exists"))
     @POST
     @RequiresScope(Scope.ADMIN)
     public Response create(@PathParam("event") String slug, @Valid @NotNull InventoryRequests.NewSeats request) {
@@ -45,6 +56,7 @@ public class SeatResource {
         return Response.created(URI.create("/api/v1/events/" + slug + "/seats")).entity(created).build();
     }
 
+    @Operation(operationId = "listSeats", summary = "List the seating plan, or only the free seats")
     @GET
     @RequiresScope(Scope.STOREFRONT)
     public Page<InventoryViews.SeatView> list(@PathParam("event") String slug,
@@ -54,6 +66,8 @@ public class SeatResource {
                 PageRequest.of(limit, cursor));
     }
 
+    @Operation(operationId = "getSeat", summary = "Read a seat")
+    @APIResponseSchema(value = InventoryViews.SeatView.class, responseCode = "200", responseDescription = "The seat")
     @GET
     @Path("/{guid}")
     @RequiresScope(Scope.ADMIN)
@@ -61,6 +75,9 @@ public class SeatResource {
         return view(seats.get(events.get(slug), guid));
     }
 
+    @Operation(operationId = "updateSeat", summary = "Rename, block or unblock a seat")
+    @APIResponseSchema(value = InventoryViews.SeatView.class, responseCode = "200", responseDescription = "The seat as changed")
+    @APIResponse(responseCode = "409", description = "The seat is held, sold or reserved by a voucher: it cannot be blocked now.", extensions = @Extension(name = ApiDocs.CODES, value = "seat_unavailable"))
     @PATCH
     @Path("/{guid}")
     @RequiresScope(Scope.ADMIN)

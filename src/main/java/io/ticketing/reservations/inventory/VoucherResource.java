@@ -17,6 +17,12 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
 import io.ticketing.reservations.auth.RequiresScope;
 import io.ticketing.reservations.auth.Scope;
 import io.ticketing.reservations.concurrency.IfMatch;
@@ -24,7 +30,9 @@ import io.ticketing.reservations.event.EventService;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.idempotency.Idempotent;
+import io.ticketing.reservations.openapi.ApiDocs;
 
+@Tag(name = "Vouchers")
 @Path("/api/v1/events/{event}/vouchers")
 @Idempotent
 @RequiresScope(Scope.ADMIN)
@@ -39,6 +47,9 @@ public class VoucherResource {
         this.vouchers = vouchers;
     }
 
+    @Operation(operationId = "createVoucher", summary = "Create a voucher")
+    @APIResponseSchema(value = InventoryViews.VoucherView.class, responseCode = "201", responseDescription = "The voucher")
+    @APIResponse(responseCode = "409", description = "The code is taken, or what the voucher would block or hold is not free.", extensions = @Extension(name = ApiDocs.CODES, value = "voucher_code_taken quota_exhausted seat_unavailable"))
     @POST
     public Response create(@PathParam("event") String slug, @Valid @NotNull InventoryRequests.NewVoucher request) {
         Voucher voucher = vouchers.create(events.get(slug), request);
@@ -47,18 +58,24 @@ public class VoucherResource {
                 .entity(InventoryViews.VoucherView.of(voucher, request.seatGuid())).build();
     }
 
+    @Operation(operationId = "listVouchers", summary = "List the event's vouchers")
     @GET
     public Page<InventoryViews.VoucherView> list(@PathParam("event") String slug, @QueryParam("limit") String limit,
             @QueryParam("cursor") String cursor) {
         return vouchers.list(events.get(slug), PageRequest.of(limit, cursor));
     }
 
+    @Operation(operationId = "getVoucher", summary = "Read a voucher by code (ignoring case)")
+    @APIResponseSchema(value = InventoryViews.VoucherView.class, responseCode = "200", responseDescription = "The voucher")
     @GET
     @Path("/{code}")
     public Response get(@PathParam("event") String slug, @PathParam("code") String code) {
         return view(vouchers.get(events.get(slug), code));
     }
 
+    @Operation(operationId = "updateVoucher", summary = "Change a voucher's uses, expiry or blocking")
+    @APIResponseSchema(value = InventoryViews.VoucherView.class, responseCode = "200", responseDescription = "The voucher as changed")
+    @APIResponse(responseCode = "409", description = "What the change would take is not free, or max_usages would go below the uses redeemed or held.", extensions = @Extension(name = ApiDocs.CODES, value = "quota_exhausted seat_unavailable in_use"))
     @PATCH
     @Path("/{code}")
     public Response update(@PathParam("event") String slug, @PathParam("code") String code,
@@ -68,6 +85,9 @@ public class VoucherResource {
         return view(vouchers.update(events.get(slug), code, expected, changes));
     }
 
+    @Operation(operationId = "deleteVoucher", summary = "Delete a voucher nothing was held, sold or redeemed with")
+    @APIResponse(responseCode = "204", description = "Deleted")
+    @APIResponse(responseCode = "409", description = "Held in a cart or used in an order.", extensions = @Extension(name = ApiDocs.CODES, value = "in_use"))
     @DELETE
     @Path("/{code}")
     public Response delete(@PathParam("event") String slug, @PathParam("code") String code) {

@@ -13,6 +13,12 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
 import io.ticketing.reservations.auth.RequiresScope;
 import io.ticketing.reservations.auth.Scope;
 import io.ticketing.reservations.event.Event;
@@ -22,7 +28,9 @@ import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.http.PersonalData;
 import io.ticketing.reservations.http.QueryParams;
 import io.ticketing.reservations.idempotency.Idempotent;
+import io.ticketing.reservations.openapi.ApiDocs;
 
+@Tag(name = "Orders")
 @Path("/api/v1/events/{event}/orders")
 @Idempotent
 @Produces(MediaType.APPLICATION_JSON)
@@ -39,6 +47,10 @@ public class OrderResource {
         this.search = search;
     }
 
+    @Operation(operationId = "checkout", summary = "Turn a cart into a pending order")
+    @APIResponseSchema(value = OrderView.class, responseCode = "201", responseDescription = "The order; its code is its credential")
+    @APIResponse(responseCode = "409", description = "The cart is empty, or an expired hold is no longer free.", extensions = @Extension(name = ApiDocs.CODES, value = ApiDocs.SOLD_OUT
+            + " cart_empty"))
     @POST
     @RequiresScope(Scope.STOREFRONT)
     public Response checkout(@PathParam("event") String slug, @Valid @NotNull Checkout request) {
@@ -49,6 +61,7 @@ public class OrderResource {
     }
 
     /** Newest first; {@code email} ignores case. */
+    @Operation(operationId = "listOrders", summary = "Find orders, newest first")
     @GET
     @RequiresScope(Scope.ADMIN)
     public Page<OrderSearch.OrderSummary> list(@PathParam("event") String slug, @QueryParam("status") String status,
@@ -62,6 +75,7 @@ public class OrderResource {
     }
 
     /** The code is the order's credential, so a storefront may read any order whose code it holds. */
+    @Operation(operationId = "getOrder", summary = "Read an order by its code")
     @GET
     @Path("/{code}")
     @RequiresScope(Scope.STOREFRONT)
@@ -70,6 +84,10 @@ public class OrderResource {
         return orders.view(event, orders.get(event, code));
     }
 
+    @Operation(operationId = "markOrderPaid", summary = "Mark a pending (or expired, if still free) order paid")
+    @APIResponseSchema(value = OrderView.class, responseCode = "200", responseDescription = "The paid order")
+    @APIResponse(responseCode = "409", description = "The order is canceled or paid, or it expired and what it held was taken.", extensions = @Extension(name = ApiDocs.CODES, value = ApiDocs.SOLD_OUT
+            + " order_state"))
     @POST
     @Path("/{code}/mark_paid")
     @RequiresScope(Scope.ADMIN)
@@ -78,6 +96,9 @@ public class OrderResource {
         return Response.ok(orders.view(event, orders.markPaid(event, code))).build();
     }
 
+    @Operation(operationId = "cancelOrder", summary = "Cancel a pending or paid order, freeing what it holds")
+    @APIResponseSchema(value = OrderView.class, responseCode = "200", responseDescription = "The canceled order")
+    @APIResponse(responseCode = "409", description = "The order is not pending or paid.", extensions = @Extension(name = ApiDocs.CODES, value = "order_state"))
     @POST
     @Path("/{code}/cancel")
     @RequiresScope(Scope.ADMIN)

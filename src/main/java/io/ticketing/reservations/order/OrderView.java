@@ -3,10 +3,14 @@ package io.ticketing.reservations.order;
 import java.time.Instant;
 import java.util.List;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 /** An order as the API (and its webhooks) show it; {@code expires} is the payment deadline. */
 public record OrderView(String code, String status, String email, String currency, String total, Instant expires,
         Instant createdAt, List<Position> positions, long version) {
 
-    public record Position(long id, long itemId, String seatGuid, String voucherCode, String price) {
+    public record Position(long id, long itemId, @Schema(nullable = true) String seatGuid,
+            @Schema(nullable = true) String voucherCode,
+            String price) {
     }
 }

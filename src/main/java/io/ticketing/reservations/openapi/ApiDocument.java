@@ -1,0 +1,244 @@
+package io.ticketing.reservations.openapi;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.eclipse.microprofile.openapi.OASFactory;
+import org.eclipse.microprofile.openapi.OASFilter;
+import org.eclipse.microprofile.openapi.models.OpenAPI;
+import org.eclipse.microprofile.openapi.models.Operation;
+import org.eclipse.microprofile.openapi.models.PathItem;
+import org.eclipse.microprofile.openapi.models.media.Schema;
+import org.eclipse.microprofile.openapi.models.media.Schema.SchemaType;
+import org.eclipse.microprofile.openapi.models.parameters.Parameter;
+import org.eclipse.microprofile.openapi.models.responses.APIResponse;
+import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
+
+import io.ticketing.reservations.problem.Problem;
+
+/**
+ * Completes the OpenAPI document with what every operation of the API shares (SPEC section 4), so that the
+ * annotations on a resource say only what is particular to it: its success responses, and its domain refusals as
+ * {@code @APIResponse}s carrying their codes in the {@value #CODES} extension ({@link ApiDocs}). Added here:
+ * <ul>
+ * <li>the bearer scheme, required by every operation, with 401 and 403;</li>
+ * <li>the HTTP layer's refusals (400, 404, 406, 413, 414, 415, 431) and 503 when too busy;</li>
+ * <li>{@code Idempotency-Key} on every POST with its 409 and 422, {@code If-Match} on every PATCH with 412 and 428;</li>
+ * <li>every refusal as {@code application/problem+json} whose {@code code} lists the values it can carry, with an
+ * example; {@code Retry-After} and {@code WWW-Authenticate} where they are sent; {@code ETag} on versioned
+ * resources.</li>
+ * </ul>
+ */
+public class ApiDocument implements OASFilter {
+
+    /** The extension by which a resource lists the problem codes of a response; replaced by the schema here. */
+    public static final String CODES = "x-problem-codes";
+
+    private static final String API = "/api/v1/";
+    private static final String BEARER = "bearer";
+    private static final String INSTANT_REF = "#/components/schemas/Instant";
+    /** Representations whose version is their ETag (optimistic concurrency). */
+    private static final Set<String> VERSIONED = Set.of("EventView", "ItemView", "QuotaView", "VoucherView",
+            "SeatView");
+
+    private record Refusal(String title, String description) {
+    }
+
+    private static final Map<String, Refusal> STATUSES = Map.ofEntries(
+            Map.entry("400", new Refusal("Bad Request", "The request is malformed; `errors` names each field.")),
+            Map.entry("401", new Refusal("Unauthorized", "No valid bearer token.")),
+            Map.entry("403", new Refusal("Forbidden", "The token's scope does not allow this.")),
+            Map.entry("404", new Refusal("Not Found", "The event, or a resource named in the path, does not exist.")),
+            Map.entry("406", new Refusal("Not Acceptable", "The client accepts no JSON.")),
+            Map.entry("409", new Refusal("Conflict", "Refused as things stand; `code` says why.")),
+            Map.entry("412", new Refusal("Precondition Failed", "The resource changed since it was read.")),
+            Map.entry("413", new Refusal("Content Too Large", "The request is too large.")),
+            Map.entry("414", new Refusal("URI Too Long", "The request URI is too long.")),
+            Map.entry("415", new Refusal("Unsupported Media Type", "The body is not application/json.")),
+            Map.entry("422", new Refusal("Unprocessable Content", "The Idempotency-Key was used for another request.")),
+            Map.entry("428", new Refusal("Precondition Required", "If-Match is missing.")),
+            Map.entry("431", new Refusal("Request Header Fields Too Large", "The request's headers are too large.")),
+            Map.entry("503", new Refusal("Service Unavailable",
+                    "Too busy right now; nothing was written. Retry after `Retry-After` seconds.")));
+
+    @Override
+    public void filterOpenAPI(OpenAPI api) {
+        api.getComponents().addSecurityScheme(BEARER, OASFactory.createSecurityScheme()
+                .type(SecurityScheme.Type.HTTP).scheme("bearer")
+                .description("A token of scope `admin` or `storefront`, from the service's configuration."));
+        api.getComponents().addSchema("Problem", problemSchema());
+        api.getComponents().addSchema("FieldError", OASFactory.createSchema().addType(SchemaType.OBJECT)
+                .addProperty("field", string("The field, in snake_case, such as `positions[0].quantity`."))
+                .addProperty("message", string("What is wrong with it.")).required(List.of("field", "message")));
+        api.getComponents().getSchemas().values().forEach(ApiDocument::inlineTimes);
+        api.getPaths().getPathItems().forEach((path, item) -> {
+            if (path.startsWith(API)) {
+                item.getOperations().forEach((method, operation) -> complete(path, method, operation));
+            }
+        });
+    }
+
+    /** A time is an RFC 3339 string, inline, as clients' generators and validators read it most simply. */
+    private static void inlineTimes(Schema schema) {
+        if (INSTANT_REF.equals(schema.getRef())) {
+            schema.setRef(null);
+            schema.addType(SchemaType.STRING);
+            schema.setFormat("date-time");
+            schema.setExample("2026-11-23T18:00:00Z");
+        }
+        if (schema.getProperties() != null) {
+            schema.getProperties().values().forEach(ApiDocument::inlineTimes);
+        }
+        if (schema.getItems() != null) {
+            inlineTimes(schema.getItems());
+        }
+    }
+
+    private static void complete(String path, PathItem.HttpMethod method, Operation operation) {
+        operation.addSecurityRequirement(OASFactory.createSecurityRequirement().addScheme(BEARER));
+        Map<String, Set<String>> codes = new LinkedHashMap<>();
+        if (operation.getResponses().getAPIResponses() != null) {
+            operation.getResponses().getAPIResponses().forEach((status, response) -> {
+                Object declared = response.getExtension(CODES);
+                if (declared != null) {
+                    codes.put(status, new LinkedHashSet<>(Arrays.asList(declared.toString().split(" "))));
+                    response.removeExtension(CODES);
+                }
+            });
+        }
+        add(codes, "400", "validation_failed");
+        add(codes, "401", "unauthorized");
+        add(codes, "403", "forbidden");
+        if (path.contains("{")) {
+            add(codes, "404", "not_found");
+        }
+        add(codes, "406", "not_acceptable");
+        add(codes, "413", "payload_too_large");
+        add(codes, "414", "uri_too_long");
+        add(codes, "431", "headers_too_large");
+        add(codes, "503", "overloaded");
+        if (operation.getRequestBody() != null) {
+            add(codes, "415", "unsupported_media_type");
+        }
+        if (method == PathItem.HttpMethod.POST) {
+            operation.addParameter(header("Idempotency-Key", false, "Makes a retry safe: the same key with the"
+                    + " same body, for the same token, within 24 hours, replays the first answer instead of running"
+                    + " again. 1 to 255 characters.").schema(string(null).maxLength(255)));
+            add(codes, "409", "idempotency_key_in_use");
+            add(codes, "422", "idempotency_key_reused");
+        }
+        if (method == PathItem.HttpMethod.PATCH) {
+            requireIfMatch(operation);
+            add(codes, "412", "version_conflict");
+            add(codes, "428", "precondition_required");
+        }
+        if (method != PathItem.HttpMethod.GET) {
+            add(codes, "503", "lock_timeout");
+        }
+        codes.forEach((status, values) -> operation.getResponses().addAPIResponse(status, refusal(status, values)));
+        operation.getResponses().getAPIResponses().forEach((status, response) -> {
+            if (status.startsWith("2")) {
+                describeSuccess(method, response);
+            }
+        });
+    }
+
+    private static void add(Map<String, Set<String>> codes, String status, String code) {
+        codes.computeIfAbsent(status, s -> new LinkedHashSet<>()).add(code);
+    }
+
+    private static APIResponse refusal(String status, Set<String> codes) {
+        Refusal refusal = STATUSES.get(status);
+        List<Object> values = new ArrayList<>(codes);
+        // The Problem schema itself, with the codes this answer can carry; not allOf, which validators and
+        // generators read as a closed object.
+        Schema schema = problemSchema().addProperty("code", OASFactory.createSchema().addType(SchemaType.STRING)
+                .description("What happened, for a program.").enumeration(values));
+        Map<String, Object> example = new LinkedHashMap<>();
+        example.put("type", "about:blank");
+        example.put("title", refusal.title());
+        example.put("status", Integer.parseInt(status));
+        example.put("detail", refusal.description());
+        example.put("code", values.get(0));
+        if (status.equals("400")) {
+            example.put("errors", List.of(Map.of("field", "price", "message", "must be a decimal string")));
+        }
+        APIResponse response = OASFactory.createAPIResponse()
+                .description(refusal.description() + " Codes: " + String.join(", ", codes) + ".")
+                .content(OASFactory.createContent().addMediaType(Problem.MEDIA_TYPE,
+                        OASFactory.createMediaType().schema(schema.example(example))));
+        if (status.equals("503") || codes.contains("idempotency_key_in_use")) {
+            response.addHeader("Retry-After", OASFactory.createHeader().required(status.equals("503"))
+                    .description("Seconds to wait before retrying.").schema(integer()));
+        }
+        if (status.equals("401")) {
+            response.addHeader("WWW-Authenticate", OASFactory.createHeader().required(true)
+                    .description("`Bearer realm=\"inventory\"`").schema(string(null)));
+        }
+        return response;
+    }
+
+    private static void describeSuccess(PathItem.HttpMethod method, APIResponse response) {
+        if (response.getContent() == null) {
+            return;
+        }
+        response.getContent().getMediaTypes().values().forEach(media -> {
+            String ref = media.getSchema() == null ? null : media.getSchema().getRef();
+            if (ref != null && VERSIONED.contains(ref.substring(ref.lastIndexOf('/') + 1))) {
+                response.addHeader("ETag", OASFactory.createHeader().required(true)
+                        .description("The version; send it back in If-Match to change the resource.")
+                        .schema(string(null)));
+            }
+        });
+        if (method == PathItem.HttpMethod.POST) {
+            response.addHeader("Idempotent-Replayed", OASFactory.createHeader().required(false)
+                    .description("`true` when this answer replays the first request with the same Idempotency-Key.")
+                    .schema(string(null)));
+        }
+    }
+
+    private static void requireIfMatch(Operation operation) {
+        Parameter ifMatch = operation.getParameters() == null
+                ? null
+                : operation.getParameters().stream().filter(p -> p.getName().equalsIgnoreCase("If-Match"))
+                        .findFirst().orElse(null);
+        if (ifMatch == null) {
+            ifMatch = header("If-Match", true, null).schema(string(null));
+            operation.addParameter(ifMatch);
+        }
+        ifMatch.required(true).description("The ETag of the resource as last read; a stale one is 412, none 428.");
+    }
+
+    private static Parameter header(String name, boolean required, String description) {
+        return OASFactory.createParameter().name(name).in(Parameter.In.HEADER).required(required)
+                .description(description);
+    }
+
+    private static Schema problemSchema() {
+        return OASFactory.createSchema().addType(SchemaType.OBJECT)
+                .description("An RFC 9457 problem. Further members name what ran out (`item_id`, `quota_id`,"
+                        + " `seat_guid`, `voucher_code`, `available_number`, ...).")
+                .addProperty("type", string("Always `about:blank`."))
+                .addProperty("title", string("The HTTP status in words."))
+                .addProperty("status", integer())
+                .addProperty("detail", string("What happened, for a person."))
+                .addProperty("code", string("What happened, for a program."))
+                .addProperty("errors", OASFactory.createSchema().addType(SchemaType.ARRAY)
+                        .items(OASFactory.createSchema().ref("#/components/schemas/FieldError")))
+                .required(List.of("type", "title", "status", "code"))
+                .additionalPropertiesBoolean(true);
+    }
+
+    private static Schema string(String description) {
+        return OASFactory.createSchema().addType(SchemaType.STRING).description(description);
+    }
+
+    private static Schema integer() {
+        return OASFactory.createSchema().addType(SchemaType.INTEGER).format("int32");
+    }
+}
