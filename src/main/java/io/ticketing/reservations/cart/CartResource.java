@@ -25,6 +25,7 @@ import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.event.EventService;
 import io.ticketing.reservations.idempotency.Idempotent;
 import io.ticketing.reservations.openapi.ApiDocs;
+import io.ticketing.reservations.problem.Problem;
 
 @Tag(name = "Carts")
 @Path("/api/v1/events/{event}/carts")
@@ -61,6 +62,7 @@ public class CartResource {
     @Operation(operationId = "deleteCart", summary = "Delete a cart, freeing all it holds")
     @APIResponse(responseCode = "204", description = "Deleted")
     @DELETE
+    @Produces({MediaType.APPLICATION_JSON, Problem.MEDIA_TYPE})
     @Path("/{cart}")
     public Response delete(@PathParam("event") String slug, @PathParam("cart") String cartId) {
         carts.delete(events.get(slug), cartId);
@@ -84,6 +86,7 @@ public class CartResource {
     @Operation(operationId = "removePosition", summary = "Give one position back")
     @APIResponse(responseCode = "204", description = "Removed")
     @DELETE
+    @Produces({MediaType.APPLICATION_JSON, Problem.MEDIA_TYPE})
     @Path("/{cart}/positions/{position}")
     public Response removePosition(@PathParam("event") String slug, @PathParam("cart") String cartId,
             @PathParam("position") long positionId) {

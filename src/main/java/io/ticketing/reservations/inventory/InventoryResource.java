@@ -32,6 +32,7 @@ import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.idempotency.Idempotent;
 import io.ticketing.reservations.openapi.ApiDocs;
+import io.ticketing.reservations.problem.Problem;
 
 @Tag(name = "Inventory")
 @Path("/api/v1/events/{event}")
@@ -91,6 +92,7 @@ public class InventoryResource {
     @APIResponse(responseCode = "204", description = "Deleted")
     @APIResponse(responseCode = "409", description = "Held, sold, or named by a seat or voucher; deactivate it instead.", extensions = @Extension(name = ApiDocs.CODES, value = "in_use"))
     @DELETE
+    @Produces({MediaType.APPLICATION_JSON, Problem.MEDIA_TYPE})
     @Path("/items/{item}")
     public Response deleteItem(@PathParam("event") String slug, @PathParam("item") long itemId) {
         inventory.deleteItem(events.get(slug), itemId);
@@ -138,6 +140,7 @@ public class InventoryResource {
     @APIResponse(responseCode = "204", description = "Deleted")
     @APIResponse(responseCode = "409", description = "Its items were held or sold, or a voucher names it.", extensions = @Extension(name = ApiDocs.CODES, value = "in_use"))
     @DELETE
+    @Produces({MediaType.APPLICATION_JSON, Problem.MEDIA_TYPE})
     @Path("/quotas/{quota}")
     public Response deleteQuota(@PathParam("event") String slug, @PathParam("quota") long quotaId) {
         inventory.deleteQuota(events.get(slug), quotaId);

@@ -31,6 +31,7 @@ import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.idempotency.Idempotent;
 import io.ticketing.reservations.openapi.ApiDocs;
+import io.ticketing.reservations.problem.Problem;
 
 @Tag(name = "Vouchers")
 @Path("/api/v1/events/{event}/vouchers")
@@ -89,6 +90,7 @@ public class VoucherResource {
     @APIResponse(responseCode = "204", description = "Deleted")
     @APIResponse(responseCode = "409", description = "Held in a cart or used in an order.", extensions = @Extension(name = ApiDocs.CODES, value = "in_use"))
     @DELETE
+    @Produces({MediaType.APPLICATION_JSON, Problem.MEDIA_TYPE})
     @Path("/{code}")
     public Response delete(@PathParam("event") String slug, @PathParam("code") String code) {
         vouchers.delete(events.get(slug), code);

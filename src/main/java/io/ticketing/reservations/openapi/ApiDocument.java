@@ -1,5 +1,6 @@
 package io.ticketing.reservations.openapi;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -19,6 +20,7 @@ import org.eclipse.microprofile.openapi.models.parameters.Parameter;
 import org.eclipse.microprofile.openapi.models.responses.APIResponse;
 import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
 
+import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.problem.Problem;
 
 /**
@@ -101,6 +103,9 @@ public class ApiDocument implements OASFilter {
 
     private static void complete(String path, PathItem.HttpMethod method, Operation operation) {
         operation.addSecurityRequirement(OASFactory.createSecurityRequirement().addScheme(BEARER));
+        if (operation.getParameters() != null) {
+            operation.getParameters().forEach(ApiDocument::typeQueryParameter);
+        }
         Map<String, Set<String>> codes = new LinkedHashMap<>();
         if (operation.getResponses().getAPIResponses() != null) {
             operation.getResponses().getAPIResponses().forEach((status, response) -> {
@@ -199,6 +204,31 @@ public class ApiDocument implements OASFilter {
             response.addHeader("Idempotent-Replayed", OASFactory.createHeader().required(false)
                     .description("`true` when this answer replays the first request with the same Idempotency-Key.")
                     .schema(string(null)));
+        }
+    }
+
+    /**
+     * Resources read query parameters as strings to answer a malformed one with 400 rather than JAX-RS' 404; the
+     * document says what they are.
+     */
+    private static void typeQueryParameter(Parameter parameter) {
+        if (parameter.getIn() != Parameter.In.QUERY) {
+            return;
+        }
+        switch (parameter.getName()) {
+            case "limit" -> parameter.description("Rows per page, 1 to " + PageRequest.MAX_LIMIT + "; "
+                    + PageRequest.DEFAULT_LIMIT + " if absent.")
+                    .schema(integer().minimum(BigDecimal.ONE).maximum(BigDecimal.valueOf(PageRequest.MAX_LIMIT)));
+            case "cursor" -> parameter.description("The `next_cursor` of the previous page.");
+            case "available" -> parameter.description("`true`: only seats that can be sold now.")
+                    .schema(OASFactory.createSchema().addType(SchemaType.BOOLEAN));
+            case "created_after", "created_before" -> parameter.description("An RFC 3339 time, exclusive.")
+                    .schema(string(null).format("date-time"));
+            case "status" ->
+                parameter.schema(string(null).enumeration(List.of("pending", "paid", "expired", "canceled")));
+            case "email" -> parameter.description("The buyer's email, ignoring case.");
+            default -> {
+            }
         }
     }
 
