@@ -1,0 +1,75 @@
+package io.ticketing.reservations.readme;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+
+/** The README's curl walkthrough, exactly as the README writes it, run twice in a row against the service. */
+@QuarkusTest
+class ReadmeWalkthroughTest {
+
+    private static final String HEADING = "### The whole sale with `curl`";
+
+    @TestHTTPResource("/api/v1")
+    URI api;
+
+    @Test
+    void shouldRunTheReadmesWalkthroughTwiceInARow() throws Exception {
+        assumeTrue(onPath("bash") && onPath("curl"), "the walkthrough needs bash and curl");
+        String walkthrough = walkthrough();
+        for (int run = 1; run <= 2; run++) {
+            String output = runInBash(walkthrough);
+            assertThat(output).as("run %d", run).contains("\"total\":\"187.00\"")
+                    .contains("\"code\":\"seat_unavailable\"")
+                    .contains("\"status\":\"pending\"").contains("\"status\":\"paid\"")
+                    .contains("\"status\":\"canceled\"");
+        }
+    }
+
+    /** The first {@code sh} block after the walkthrough's heading. */
+    private static String walkthrough() throws IOException {
+        String readme = Files.readString(Path.of("README.md"));
+        int heading = readme.indexOf(HEADING);
+        assertThat(heading).as("the README's walkthrough heading").isNotNegative();
+        int start = readme.indexOf("```sh\n", heading) + "```sh\n".length();
+        return readme.substring(start, readme.indexOf("```", start));
+    }
+
+    private String runInBash(String script) throws Exception {
+        ProcessBuilder bash = new ProcessBuilder("bash", "-euo", "pipefail", "-c", script).redirectErrorStream(true);
+        bash.environment().put("BASE", api.toString());
+        bash.environment().put("ADMIN_TOKEN", "test-admin-token");
+        bash.environment().put("STOREFRONT_TOKEN", "test-storefront-token");
+        Process process = bash.start();
+        byte[] output = process.getInputStream().readAllBytes();
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String printed = new String(output, StandardCharsets.UTF_8);
+        assertThat(process.exitValue()).as("the walkthrough's exit status; it printed:%n%s", printed).isZero();
+        return printed;
+    }
+
+    private static boolean onPath(String command) {
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return false;
+        }
+        for (String directory : path.split(File.pathSeparator)) {
+            if (Files.isExecutable(Path.of(directory, command))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
