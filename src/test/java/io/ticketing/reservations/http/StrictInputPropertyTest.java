@@ -1,0 +1,200 @@
+package io.ticketing.reservations.http;
+
+import static io.ticketing.reservations.support.Api.ADMIN;
+import static io.ticketing.reservations.support.Api.cartWith;
+import static io.ticketing.reservations.support.Api.checkout;
+import static io.ticketing.reservations.support.Api.newEvent;
+import static io.ticketing.reservations.support.Api.newItem;
+import static io.ticketing.reservations.support.Api.newQuota;
+import static io.ticketing.reservations.support.Api.newSeatedItem;
+import static io.ticketing.reservations.support.Api.newSeats;
+import static io.ticketing.reservations.support.Api.newVoucher;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import io.restassured.response.Response;
+import io.ticketing.reservations.support.Sql;
+
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Tuple;
+
+/**
+ * Malformed input for every operation of the served OpenAPI document, generated with jqwik: bodies whose fields
+ * have the wrong type, hold NUL, or carry dates PostgreSQL cannot store, bodies that are not one JSON document, and
+ * path parameters no resource has. Each must be answered with a 4xx problem, and must write nothing.
+ */
+@QuarkusTest
+class StrictInputPropertyTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int BODIES_PER_OPERATION = 40;
+    private static final int PATHS_PER_OPERATION = 15;
+    private static final String TABLES = "SELECT (SELECT count(*) FROM events) + (SELECT count(*) FROM items)"
+            + " + (SELECT count(*) FROM quotas) + (SELECT count(*) FROM quota_items) + (SELECT count(*) FROM seats)"
+            + " + (SELECT count(*) FROM vouchers) + (SELECT count(*) FROM carts)"
+            + " + (SELECT count(*) FROM cart_positions) + (SELECT count(*) FROM orders)"
+            + " + (SELECT count(*) FROM order_positions) + (SELECT sum(version) FROM events)"
+            + " + (SELECT coalesce(sum(version), 0) FROM items) + (SELECT coalesce(sum(version), 0) FROM seats)"
+            + " + (SELECT coalesce(sum(version), 0) FROM vouchers) + (SELECT coalesce(sum(version), 0) FROM quotas)";
+
+    private static final String VOUCHER = "PROP";
+
+    @Inject
+    Sql sql;
+
+    private final Map<String, String> valid = new HashMap<>();
+    private int requests;
+
+    @Test
+    void shouldRefuseMalformedInputToEveryOperationWithAProblemAndWriteNothing() throws Exception {
+        setUpValidPathValues();
+        JsonNode document = JSON.readTree(RestAssured.get("/q/openapi?format=json").asString());
+        long before = sql.number(TABLES);
+        int operations = 0;
+        for (Map.Entry<String, JsonNode> path : document.path("paths").properties()) {
+            for (Map.Entry<String, JsonNode> operation : path.getValue().properties()) {
+                operations++;
+                String method = operation.getKey().toUpperCase();
+                JsonNode body = requestSchema(document, operation.getValue());
+                if (body != null) {
+                    for (String malformed : malformedBodies(body).sampleStream().limit(BODIES_PER_OPERATION).toList()) {
+                        expectRefusal(method, fill(path.getKey(), Map.of()), malformed);
+                    }
+                }
+                if (path.getKey().contains("{")) {
+                    for (Map<String, String> params : malformedPathParameters(path.getKey()).sampleStream()
+                            .limit(PATHS_PER_OPERATION).toList()) {
+                        expectRefusal(method, fill(path.getKey(), params), body == null ? null : "{}");
+                    }
+                }
+            }
+        }
+        assertThat(sql.number(TABLES)).as("rows and versions after %d malformed requests", requests).isEqualTo(before);
+        System.out.printf("strict input: %d malformed requests to %d operations, all refused with 4xx problems%n",
+                requests, operations);
+    }
+
+    private void expectRefusal(String method, String path, String body) {
+        var request = RestAssured.given().urlEncodingEnabled(false).header("Authorization", ADMIN)
+                .header("If-Match", "\"0\"");
+        if (body != null) {
+            request.contentType("application/json").body(body);
+        }
+        Response response = request.request(method, path);
+        requests++;
+        assertThat(response.statusCode()).as("%s %s %s: %s", method, path, body, response.asString())
+                .isBetween(400, 499);
+        assertThat(response.contentType()).as("%s %s %s", method, path, body).startsWith("application/problem+json");
+    }
+
+    /** Arbitrary wrong values for one field, by the type the document gives it. */
+    private static Arbitrary<Object> wrongValueFor(JsonNode property) {
+        String type = property.path("type").asText("object");
+        String format = property.path("format").asText("");
+        Arbitrary<Object> always = Arbitraries.<Object>of(List.of(), Map.of("nested", 1));
+        Arbitrary<Object> nul = Arbitraries.strings().ofMaxLength(8).map(s -> s + "\u0000" + s);
+        return switch (type) {
+            case "integer" -> Arbitraries.oneOf(always, Arbitraries.of("5", "1", true, "", "NaN"),
+                    Arbitraries.doubles().between(-1e6, 1e6).filter(d -> d != Math.rint(d)).map(d -> (Object) d),
+                    Arbitraries.of(1e30, -1e30, new java.math.BigInteger("99999999999999999999999")));
+            case "boolean" -> Arbitraries.oneOf(always, Arbitraries.of("true", 1, 0, "yes"));
+            case "array" -> Arbitraries.oneOf(Arbitraries.of("x", 1, true, Map.of()), nul);
+            case "string" -> format.equals("date-time")
+                    ? Arbitraries.oneOf(always, nul, Arbitraries.of("", "tomorrow", 1700000000, true,
+                            "+999999999-12-31T23:59:59Z", "-290000-01-01T00:00:00Z", "2026-13-45T25:61:00Z"))
+                    : Arbitraries.oneOf(always, nul, Arbitraries.integers().map(i -> (Object) i),
+                            Arbitraries.of(true, 1.5));
+            default -> Arbitraries.oneOf(Arbitraries.of("x", 1, true, List.of()), nul);
+        };
+    }
+
+    /** A body with one field of the wrong type, or one that is not a single JSON document. */
+    private static Arbitrary<String> malformedBodies(JsonNode schema) {
+        List<Map.Entry<String, JsonNode>> properties = new ArrayList<>();
+        schema.path("properties").properties().forEach(properties::add);
+        Arbitrary<String> wrongField = Arbitraries.of(properties).flatMap(property -> wrongValueFor(property.getValue())
+                .map(value -> {
+                    ObjectNode body = JSON.createObjectNode();
+                    body.set(property.getKey(), JSON.valueToTree(value));
+                    return body.toString();
+                }));
+        Arbitrary<String> notOneDocument = Arbitraries.of("{} trailing", "{}{}", "{", "[1,2]", "\"text\"", "null", "",
+                "{\"unknown_field\":1}", "{\"a\":1,\"a\":2}", "{'single':'quotes'}",
+                "[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]");
+        return Arbitraries.frequencyOf(Tuple.of(4, wrongField), Tuple.of(1, notOneDocument));
+    }
+
+    /** One path parameter replaced by something no resource is called. */
+    private static Arbitrary<Map<String, String>> malformedPathParameters(String path) {
+        List<String> names = new ArrayList<>();
+        Matcher matcher = Pattern.compile("\\{([a-z]+)\\}").matcher(path);
+        while (matcher.find()) {
+            names.add(matcher.group(1));
+        }
+        Arbitrary<String> bad = Arbitraries.oneOf(
+                Arbitraries.of("%00", "a%00b", "-1", "1.5", "99999999999999999999", "%F0%9F%92%A5", "a%20b",
+                        "a%2Fb", "x".repeat(5000), "0"),
+                Arbitraries.strings().alpha().numeric().ofMinLength(1).ofMaxLength(30).map(s -> "no-" + s));
+        return Arbitraries.of(names).flatMap(name -> bad.map(value -> Map.of(name, value)));
+    }
+
+    private String fill(String template, Map<String, String> overrides) {
+        String path = template;
+        for (Map.Entry<String, String> value : valid.entrySet()) {
+            String own = value.getKey().equals("code") && template.contains("/vouchers/") ? VOUCHER : value.getValue();
+            String replacement = overrides.getOrDefault(value.getKey(), own);
+            path = path.replace("{" + value.getKey() + "}", replacement);
+        }
+        return path;
+    }
+
+    private static JsonNode requestSchema(JsonNode document, JsonNode operation) {
+        JsonNode schema = operation.path("requestBody").path("content").path("application/json").path("schema");
+        if (schema.isMissingNode()) {
+            return null;
+        }
+        String ref = schema.path("$ref").asText();
+        return ref.isEmpty()
+                ? schema
+                : document.path("components").path("schemas").path(ref.substring(ref.lastIndexOf('/') + 1));
+    }
+
+    /** Real resources for every path parameter, so that only the parameter under test is wrong. */
+    private void setUpValidPathValues() {
+        String event = newEvent("property");
+        long item = newItem(event, "Ticket", "10.00");
+        long seated = newSeatedItem(event, "Seat", "20.00");
+        long quota = newQuota(event, 10, List.of(item));
+        newQuota(event, 10, List.of(seated));
+        newSeats(event, seated, "P", 1);
+        newVoucher(event, Map.of("code", VOUCHER));
+        String cart = cartWith(event, Map.of("item_id", item));
+        String order = checkout(event, cartWith(event, Map.of("item_id", item))).then().statusCode(201)
+                .extract().path("code");
+        long position = sql.number("SELECT min(id) FROM cart_positions WHERE cart_id = ?1", cart);
+        valid.put("event", event);
+        valid.put("item", Long.toString(item));
+        valid.put("quota", Long.toString(quota));
+        valid.put("guid", "P-1");
+        valid.put("cart", cart);
+        valid.put("position", Long.toString(position));
+        valid.put("code", order);
+    }
+}
