@@ -11,7 +11,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import io.quarkus.runtime.StartupEvent;
-import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.inventory.InventoryRequests;
 import io.ticketing.reservations.inventory.InventoryService;
 import io.ticketing.reservations.inventory.Item;
@@ -52,7 +51,7 @@ class DemoEvent {
         }
         Event event = Event.findBySlug(SLUG)
                 .orElseGet(() -> events.create(new EventRequests.NewEvent(SLUG, "Demo Concert", "EUR", null, null)));
-        if (!inventory.items(event, PageRequest.of("1", null)).data().isEmpty()) {
+        if (Item.count("eventId = ?1", event.id) > 0) {
             return;
         }
         Item standing = inventory.createItem(event, new InventoryRequests.NewItem("Standing", "49.00", false, true));
