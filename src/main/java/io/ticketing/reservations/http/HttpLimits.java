@@ -5,6 +5,7 @@ import java.util.Map;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.ticketing.reservations.problem.Problem;
@@ -90,7 +91,7 @@ public class HttpLimits {
         try {
             context.response().setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE)
                     .end(json.writeValueAsString(new Problem(title, status, detail, code, null)));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }
