@@ -1,34 +1,75 @@
 package io.ticketing.reservations.operations;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import jakarta.inject.Inject;
+
 import org.junit.jupiter.api.Test;
 
+import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.ticketing.reservations.startup.EmbeddedDatabase;
+import io.ticketing.reservations.support.Eventually;
 
-/** Readiness follows the database: this test runs the app on a database of its own and stops it. */
+/**
+ * Readiness follows the database alone, and answers at once: this test runs the app on a database of its own, holds
+ * every pooled connection, then stops the database.
+ */
 @QuarkusTest
 @TestProfile(ReadinessTest.OwnDatabase.class)
 class ReadinessTest {
 
+    @Inject
+    AgroalDataSource pool;
+
     @Test
-    void readinessIsDownWhileTheDatabaseIsUnreachableAndLivenessStaysUp() {
-        given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+    void readinessAnswersWithinASecondWithThePoolExhaustedAndTurnsDownWithinTwoSecondsOfLosingTheDatabase()
+            throws Exception {
+        given().get("/q/health/live").then().statusCode(200); // the HTTP client's own start is not timed
+        // The pool's other connection is the task queue's LISTEN connection.
+        try (Connection held = pool.getConnection()) {
+            long started = System.nanoTime();
+            given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).as("readiness with every pooled connection busy")
+                    .isLessThan(Duration.ofSeconds(1));
+        }
+
+        long lost = System.nanoTime();
         StoppableDatabase.shutDown();
+        List<Duration> answers = new ArrayList<>();
+        Eventually.within(Duration.ofSeconds(2), "readiness DOWN after the database stopped", () -> {
+            long asked = System.nanoTime();
+            int status = given().get("/q/health/ready").statusCode();
+            answers.add(Duration.ofNanos(System.nanoTime() - asked));
+            return status == 503;
+        });
+        Duration down = Duration.ofNanos(System.nanoTime() - lost);
         given().get("/q/health/ready").then().statusCode(503).body("status", equalTo("DOWN"));
         given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
+        assertThat(answers).as("each readiness answer").allMatch(answer -> answer.compareTo(Duration.ofSeconds(1)) < 0);
+        System.out.printf("readiness: DOWN %d ms after the database stopped; slowest answer %d ms%n", down.toMillis(),
+                answers.stream().mapToLong(Duration::toMillis).max().orElse(0));
     }
 
     public static class OwnDatabase implements QuarkusTestProfile {
+        /** Two pooled connections, one of them the task queue's LISTEN, so that the test can hold them all. */
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("quarkus.datasource.jdbc.max-size", "2");
+        }
+
         @Override
         public List<TestResourceEntry> testResources() {
             return List.of(new TestResourceEntry(StoppableDatabase.class));
