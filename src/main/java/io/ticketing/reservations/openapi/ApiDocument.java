@@ -66,7 +66,8 @@ public class ApiDocument implements OASFilter {
             Map.entry("428", new Refusal("Precondition Required", "If-Match is missing.")),
             Map.entry("431", new Refusal("Request Header Fields Too Large", "The request's headers are too large.")),
             Map.entry("503", new Refusal("Service Unavailable",
-                    "Too busy right now; nothing was written. Retry after `Retry-After` seconds.")));
+                    "Too busy, or the database did not answer; retry after `Retry-After` seconds with the same"
+                            + " Idempotency-Key.")));
 
     @Override
     public void filterOpenAPI(OpenAPI api) {
@@ -127,6 +128,7 @@ public class ApiDocument implements OASFilter {
         add(codes, "414", "uri_too_long");
         add(codes, "431", "headers_too_large");
         add(codes, "503", "overloaded");
+        add(codes, "503", "database_unavailable");
         if (operation.getRequestBody() != null) {
             add(codes, "415", "unsupported_media_type");
         }

@@ -58,6 +58,13 @@ public class ProblemMapper {
         if (sqlState(e, FOREIGN_KEY_VIOLATION)) {
             return respond(LockTimeoutException.inventoryChanged(Duration.ofSeconds(1)));
         }
+        if (lostTheDatabase(e)) {
+            LOG.warnf("the database did not answer: %s", e.getMessage());
+            return respond(new ApiException(503, "database_unavailable", "Service Unavailable",
+                    "The database did not answer. If this request changed something, it was either done or not"
+                            + " done at all: retry it with the same Idempotency-Key.")
+                    .retryAfter(Duration.ofSeconds(2)));
+        }
         if (waitedTooLongForAConnection(e)) {
             return respond(new ApiException(503, "overloaded", "Too busy",
                     "Too many requests at once; nothing was changed. Retry the request.")
@@ -74,6 +81,20 @@ public class ProblemMapper {
      * retry gets the answer that now holds ({@code not_found}, {@code in_use}, ...).
      */
     private static final String FOREIGN_KEY_VIOLATION = "23503";
+
+    /**
+     * The connection failed or PostgreSQL is shutting down or starting (SQLSTATE class 08, 57P01 to 57P03): an
+     * outage, not a defect.
+     */
+    static boolean lostTheDatabase(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql && sql.getSQLState() != null
+                    && (sql.getSQLState().startsWith("08") || sql.getSQLState().matches("57P0[123]"))) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     static boolean sqlState(Throwable e, String state) {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {

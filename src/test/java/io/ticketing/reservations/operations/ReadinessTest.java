@@ -1,8 +1,11 @@
 package io.ticketing.reservations.operations;
 
 import static io.restassured.RestAssured.given;
+import static io.ticketing.reservations.support.Api.admin;
+import static io.ticketing.reservations.support.Api.newEvent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.notNullValue;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -37,7 +40,7 @@ class ReadinessTest {
     @Test
     void readinessAnswersWithinASecondWithThePoolExhaustedAndTurnsDownWithinTwoSecondsOfLosingTheDatabase()
             throws Exception {
-        given().get("/q/health/live").then().statusCode(200); // the HTTP client's own start is not timed
+        String event = newEvent("outage"); // also starts the HTTP client, whose own start is not timed
         // The pool's other connection is the task queue's LISTEN connection.
         try (Connection held = pool.getConnection()) {
             long started = System.nanoTime();
@@ -58,6 +61,13 @@ class ReadinessTest {
         Duration down = Duration.ofNanos(System.nanoTime() - lost);
         given().get("/q/health/ready").then().statusCode(503).body("status", equalTo("DOWN"));
         given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
+        long asked = System.nanoTime();
+        admin().get("/api/v1/events/{event}", event).then().statusCode(503)
+                .header("Retry-After", notNullValue()).body("code", equalTo("database_unavailable"));
+        admin().body(Map.of("name", "x", "price", "1.00")).post("/api/v1/events/{event}/items", event).then()
+                .statusCode(503).body("code", equalTo("database_unavailable"));
+        System.out.printf("outage: two requests answered 503 database_unavailable in %d ms%n",
+                (System.nanoTime() - asked) / 1_000_000);
         assertThat(answers).as("each readiness answer").allMatch(answer -> answer.compareTo(Duration.ofSeconds(1)) < 0);
         System.out.printf("readiness: DOWN %d ms after the database stopped; slowest answer %d ms%n", down.toMillis(),
                 answers.stream().mapToLong(Duration::toMillis).max().orElse(0));

@@ -24,6 +24,18 @@ class ProblemMapperTest {
     }
 
     @Test
+    void aLostDatabaseIsA503DatabaseUnavailableWithRetryAfter() {
+        for (String state : new String[]{"08006", "08001", "57P01", "57P03"}) {
+            Exception lost = new PersistenceException("could not execute statement",
+                    new SQLException("An I/O error occurred while sending to the backend.", state));
+            Response response = new ProblemMapper().unexpected(lost);
+            assertThat(response.getStatus()).as(state).isEqualTo(503);
+            assertThat(response.getHeaderString("Retry-After")).isEqualTo("2");
+            assertThat(((Problem) response.getEntity()).code()).isEqualTo("database_unavailable");
+        }
+    }
+
+    @Test
     void anyOtherFailureIsA500ThatNamesNoClass() {
         Response response = new ProblemMapper().unexpected(new IllegalStateException("secret detail"));
         assertThat(response.getStatus()).isEqualTo(500);
