@@ -71,8 +71,7 @@ public class CartResource {
 
     @Operation(operationId = "addPositions", summary = "Hold tickets, seats and vouchers, all or none")
     @APIResponseSchema(value = CartView.class, responseCode = "201", responseDescription = "The cart with its new positions")
-    @APIResponse(responseCode = "409", description = "" + ApiDocs.SOLD_OUT_DESCRIPTION
-            + "", extensions = @Extension(name = ApiDocs.CODES, value = ApiDocs.SOLD_OUT))
+    @APIResponse(responseCode = "409", description = ApiDocs.SOLD_OUT_DESCRIPTION, extensions = @Extension(name = ApiDocs.CODES, value = ApiDocs.SOLD_OUT))
     @APIResponse(responseCode = "413", description = "More tickets in one request than allowed.", extensions = @Extension(name = ApiDocs.CODES, value = "too_many_positions payload_too_large"))
     @POST
     @Path("/{cart}/positions")

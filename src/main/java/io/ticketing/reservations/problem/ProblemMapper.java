@@ -3,6 +3,7 @@ package io.ticketing.reservations.problem;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 
 import jakarta.persistence.OptimisticLockException;
 import jakarta.ws.rs.WebApplicationException;
@@ -87,18 +88,17 @@ public class ProblemMapper {
      * outage, not a defect.
      */
     static boolean lostTheDatabase(Throwable e) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof SQLException sql && sql.getSQLState() != null
-                    && (sql.getSQLState().startsWith("08") || sql.getSQLState().matches("57P0[123]"))) {
-                return true;
-            }
-        }
-        return false;
+        return anyCause(e, cause -> cause instanceof SQLException sql && sql.getSQLState() != null
+                && (sql.getSQLState().startsWith("08") || sql.getSQLState().matches("57P0[123]")));
     }
 
     static boolean sqlState(Throwable e, String state) {
+        return anyCause(e, cause -> cause instanceof SQLException sql && state.equals(sql.getSQLState()));
+    }
+
+    private static boolean anyCause(Throwable e, Predicate<Throwable> test) {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof SQLException sql && state.equals(sql.getSQLState())) {
+            if (test.test(cause)) {
                 return true;
             }
         }
@@ -111,12 +111,7 @@ public class ProblemMapper {
      * reports it as an SQLException caused by a TimeoutException.
      */
     static boolean waitedTooLongForAConnection(Throwable e) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof SQLException && cause.getCause() instanceof TimeoutException) {
-                return true;
-            }
-        }
-        return false;
+        return anyCause(e, cause -> cause instanceof SQLException && cause.getCause() instanceof TimeoutException);
     }
 
     private static Response.ResponseBuilder problem(Problem problem) {
