@@ -47,8 +47,11 @@ public class CartService {
         this.jdbc = jdbc;
     }
 
-    /** In auto-commit: one statement, one round trip, and the answer needs no other read. */
-    @Transactional(Transactional.TxType.NOT_SUPPORTED)
+    /**
+     * In auto-commit, one statement, one round trip, and the answer needs no other read; in the transaction of an
+     * {@code Idempotency-Key}, with its record.
+     */
+    @Transactional(Transactional.TxType.SUPPORTS)
     public Contents create(Event event) {
         Cart cart = jdbc.statement(Cart.INSERT).set("id", RandomIds.next()).set("event", event.id)
                 .set("expires", Deadlines.inSeconds(event.cartTtlSeconds)).list(Cart::read).get(0);

@@ -1,50 +1,41 @@
 package io.ticketing.reservations.idempotency;
 
 import java.time.Duration;
-import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
+import jakarta.transaction.Transactional;
 
 import io.quarkus.narayana.jta.QuarkusTransaction;
 
 /**
- * The stored keys. Each call is its own short transaction, apart from the request's: the record of a
- * running request must be visible to a retry on another replica at once.
+ * The stored keys. A key is claimed and its outcome recorded in the transaction of the change it guards, so both
+ * commit together or not at all: a replica killed or a connection lost before the commit leaves no row, and the
+ * retry runs; after it, the retry replays. While the request runs its row is uncommitted, and a retry waits for
+ * it no longer than {@link #RUNNING_WAIT} before hearing that it still runs.
  */
 @ApplicationScoped
 class IdempotencyKeys {
 
     /** A first response is kept this long; after that the key may be used afresh. */
     static final Duration KEPT_FOR = Duration.ofHours(24);
-    /**
-     * A request still "running" after this long died with its replica (a durable transaction is rolled back
-     * long before): its key is taken over instead of answering 409 forever.
-     */
-    static final Duration ABANDONED_AFTER = Duration.ofMinutes(2);
+    /** Long enough for a double click to be answered with the first click's response, short enough not to queue. */
+    static final Duration RUNNING_WAIT = Duration.ofMillis(50);
 
-    /** The primary key decides who is first, across replicas. */
+    /** See migration V11 for what the function decides and why. */
     private static final String CLAIM = """
-            INSERT INTO idempotency_keys (caller, key, request_hash) VALUES (:caller, :key, :hash)
-            ON CONFLICT DO NOTHING""";
+            SELECT outcome, request_hash, status, content_type, location, etag, body
+            FROM claim_idempotency_key(:caller, :key, :hash, :wait_ms, :kept_s)""";
 
-    private static final String FIND = """
-            SELECT request_hash, status, content_type, location, etag, body,
-                   created_at < now() - make_interval(secs => :kept) AS stale,
-                   status IS NULL AND created_at < now() - make_interval(secs => :abandoned) AS abandoned
-            FROM idempotency_keys WHERE caller = :caller AND key = :key""";
-
-    /** Deletes an expired or abandoned record so that CLAIM can run again; only the row that was read. */
-    private static final String DROP = """
-            DELETE FROM idempotency_keys WHERE caller = :caller AND key = :key AND request_hash = :hash
-              AND coalesce(status, 0) = :status""";
-
-    private static final String COMPLETE = """
-            UPDATE idempotency_keys SET status = :status, content_type = :type, location = :location,
-                   etag = :etag, body = :body
+    private static final String RECORD = """
+            UPDATE idempotency_keys SET status = :status, content_type = :type, location = :location, etag = :etag,
+                   body = :body
             WHERE caller = :caller AND key = :key""";
 
-    private static final String FORGET = "DELETE FROM idempotency_keys WHERE caller = :caller AND key = :key";
+    /** A refusal changed nothing and is recorded after its transaction rolled back, in one of its own. */
+    private static final String RECORD_REFUSAL = """
+            INSERT INTO idempotency_keys (caller, key, request_hash, status, content_type, body)
+            VALUES (:caller, :key, :hash, :status, :type, :body) ON CONFLICT DO NOTHING""";
 
     interface Claim {
     }
@@ -61,55 +52,45 @@ class IdempotencyKeys {
     record Replay(int status, String contentType, String location, String etag, String body) implements Claim {
     }
 
+    /** What a request answered, as it is kept for replays. */
+    record Outcome(int status, String contentType, String location, String etag, String body) {
+    }
+
     private final EntityManager entityManager;
 
     IdempotencyKeys(EntityManager entityManager) {
         this.entityManager = entityManager;
     }
 
+    @Transactional(Transactional.TxType.MANDATORY)
     Claim claim(String caller, String key, String requestHash) {
-        return QuarkusTransaction.requiringNew().call(() -> {
-            for (int attempt = 0; attempt < 3; attempt++) {
-                if (entityManager.createNativeQuery(CLAIM).setParameter("caller", caller).setParameter("key", key)
-                        .setParameter("hash", requestHash).executeUpdate() == 1) {
-                    return new Started();
-                }
-                List<?> rows = entityManager.createNativeQuery(FIND).setParameter("caller", caller)
-                        .setParameter("key", key).setParameter("kept", KEPT_FOR.toSeconds())
-                        .setParameter("abandoned", ABANDONED_AFTER.toSeconds()).getResultList();
-                if (rows.isEmpty()) {
-                    continue;
-                }
-                Object[] row = (Object[]) rows.get(0);
-                Integer status = row[1] == null ? null : ((Number) row[1]).intValue();
-                if (Boolean.TRUE.equals(row[6]) || Boolean.TRUE.equals(row[7])) {
-                    entityManager.createNativeQuery(DROP).setParameter("caller", caller).setParameter("key", key)
-                            .setParameter("hash", row[0]).setParameter("status", status == null ? 0 : status)
-                            .executeUpdate();
-                    continue;
-                }
-                if (!requestHash.equals(row[0])) {
-                    return new Mismatch();
-                }
-                if (status == null) {
-                    return new InFlight();
-                }
-                return new Replay(status, (String) row[2], (String) row[3], (String) row[4], (String) row[5]);
-            }
-            return new InFlight();
-        });
+        Object[] row = (Object[]) entityManager.createNativeQuery(CLAIM).setParameter("caller", caller)
+                .setParameter("key", key).setParameter("hash", requestHash)
+                .setParameter("wait_ms", Math.toIntExact(RUNNING_WAIT.toMillis()))
+                .setParameter("kept_s", Math.toIntExact(KEPT_FOR.toSeconds())).getSingleResult();
+        return switch ((String) row[0]) {
+            case "started" -> new Started();
+            case "running" -> new InFlight();
+            default -> requestHash.equals(row[1])
+                    ? new Replay(((Number) row[2]).intValue(), (String) row[3], (String) row[4], (String) row[5],
+                            (String) row[6])
+                    : new Mismatch();
+        };
     }
 
-    void complete(String caller, String key, int status, String contentType, String location, String etag,
-            String body) {
-        QuarkusTransaction.requiringNew().run(() -> entityManager.createNativeQuery(COMPLETE)
-                .setParameter("caller", caller).setParameter("key", key).setParameter("status", status)
-                .setParameter("type", contentType).setParameter("location", location).setParameter("etag", etag)
-                .setParameter("body", body).executeUpdate());
+    /** In the transaction that claimed the key: the outcome commits with the change. */
+    @Transactional(Transactional.TxType.MANDATORY)
+    void record(String caller, String key, Outcome outcome) {
+        entityManager.createNativeQuery(RECORD).setParameter("caller", caller).setParameter("key", key)
+                .setParameter("status", outcome.status()).setParameter("type", outcome.contentType())
+                .setParameter("location", outcome.location()).setParameter("etag", outcome.etag())
+                .setParameter("body", outcome.body()).executeUpdate();
     }
 
-    void forget(String caller, String key) {
-        QuarkusTransaction.requiringNew().run(() -> entityManager.createNativeQuery(FORGET)
-                .setParameter("caller", caller).setParameter("key", key).executeUpdate());
+    void recordRefusal(String caller, String key, String requestHash, Outcome outcome) {
+        QuarkusTransaction.requiringNew().run(() -> entityManager.createNativeQuery(RECORD_REFUSAL)
+                .setParameter("caller", caller).setParameter("key", key).setParameter("hash", requestHash)
+                .setParameter("status", outcome.status()).setParameter("type", outcome.contentType())
+                .setParameter("body", outcome.body()).executeUpdate());
     }
 }

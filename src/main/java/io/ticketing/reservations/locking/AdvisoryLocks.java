@@ -46,14 +46,16 @@ public class AdvisoryLocks {
 
     private final Jdbc jdbc;
     private final TransactionSynchronizationRegistry registry;
+    private final DurableTransactions transactions;
     private final LockConfig config;
     private final Timer waitTime;
     private final Counter timeouts;
 
-    AdvisoryLocks(Jdbc jdbc, TransactionSynchronizationRegistry registry, LockConfig config,
-            MeterRegistry meters) {
+    AdvisoryLocks(Jdbc jdbc, TransactionSynchronizationRegistry registry, DurableTransactions transactions,
+            LockConfig config, MeterRegistry meters) {
         this.jdbc = jdbc;
         this.registry = registry;
+        this.transactions = transactions;
         this.config = config;
         this.waitTime = Timer.builder("inventory.lock.wait")
                 .description(
@@ -118,7 +120,7 @@ public class AdvisoryLocks {
 
     private void claimTransaction() {
         try {
-            if (!DurableTransactionInterceptor.isDurable(registry)) {
+            if (!transactions.isDurable()) {
                 throw new IllegalStateException(
                         "advisory locks must be taken in the outermost transaction of a @DurableTransaction method");
             }

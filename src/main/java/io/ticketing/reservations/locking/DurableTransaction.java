@@ -12,9 +12,9 @@ import jakarta.interceptor.InterceptorBinding;
 
 /**
  * Runs the method in a new, outermost transaction that commits when it returns and rolls back when it
- * throws. Calling it while a transaction is already active is a programming error: locks taken inside
- * would be released when that transaction ends, not when this one does. Only inside such a transaction
- * may {@link AdvisoryLocks#lockObjects} be called.
+ * throws, or in the one {@link DurableTransactions#forRequest} began for its request. Calling it inside any
+ * other transaction is a programming error: locks taken inside would be released when that transaction ends,
+ * not when this one does. Only inside such a transaction may {@link AdvisoryLocks#lockObjects} be called.
  */
 @Inherited
 @InterceptorBinding

@@ -2,6 +2,12 @@ package io.ticketing.reservations.problem;
 
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 
@@ -96,11 +102,25 @@ public class ProblemMapper {
         return anyCause(e, cause -> cause instanceof SQLException sql && state.equals(sql.getSQLState()));
     }
 
+    /**
+     * Whether {@code e} or anything behind it passes {@code test}: causes, and suppressed exceptions too, where the
+     * transaction manager puts the driver's error when a commit fails.
+     */
     private static boolean anyCause(Throwable e, Predicate<Throwable> test) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        Deque<Throwable> next = new ArrayDeque<>(List.of(e));
+        while (!next.isEmpty()) {
+            Throwable cause = next.pop();
+            if (!seen.add(cause)) {
+                continue;
+            }
             if (test.test(cause)) {
                 return true;
             }
+            if (cause.getCause() != null) {
+                next.push(cause.getCause());
+            }
+            next.addAll(List.of(cause.getSuppressed()));
         }
         return false;
     }

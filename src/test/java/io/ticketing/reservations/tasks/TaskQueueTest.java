@@ -155,8 +155,8 @@ class TaskQueueTest {
         sql.update("INSERT INTO tasks (kind, payload, max_attempts, status, finished_at) VALUES "
                 + "('test.record', ?1, 1, 'done', now() - interval '8 days'), ('test.record', ?2, 1, 'done', now())",
                 old, fresh);
-        sql.update("INSERT INTO idempotency_keys (caller, key, request_hash, created_at) VALUES "
-                + "('test', ?1, 'h', now() - interval '25 hours'), ('test', ?2, 'h', now())", old, fresh);
+        sql.update("INSERT INTO idempotency_keys (caller, key, request_hash, status, created_at) VALUES "
+                + "('test', ?1, 'h', 201, now() - interval '25 hours'), ('test', ?2, 'h', 201, now())", old, fresh);
         assertThat(housekeeping.sweep()).isGreaterThanOrEqualTo(2);
         assertThat(sql.number("SELECT count(*) FROM tasks WHERE payload IN (?1, ?2)", old, fresh)).isEqualTo(1);
         assertThat(sql.number("SELECT count(*) FROM idempotency_keys WHERE key IN (?1, ?2)", old, fresh)).isEqualTo(1);
