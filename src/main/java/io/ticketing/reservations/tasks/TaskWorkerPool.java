@@ -1,14 +1,13 @@
 package io.ticketing.reservations.tasks;
 
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-
-import javax.sql.DataSource;
 
 import org.jboss.logging.Logger;
 import org.postgresql.PGConnection;
@@ -23,12 +22,14 @@ import org.postgresql.PGNotification;
 public class TaskWorkerPool {
 
     private static final Logger LOG = Logger.getLogger(TaskWorkerPool.class);
+    /** How long a new LISTEN connection may take to hear its own NOTIFY before it is taken to be deaf. */
+    private static final Duration ECHO_WAIT = Duration.ofSeconds(2);
 
     private final String name;
     private final int workers;
     private final TaskQueue queue;
     private final Map<String, TaskHandler> handlers;
-    private final DataSource dataSource;
+    private final ListenConnections listenConnections;
     private final Duration pollInterval;
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicLong claims = new AtomicLong();
@@ -39,12 +40,12 @@ public class TaskWorkerPool {
     private volatile boolean running;
 
     public TaskWorkerPool(String name, int workers, TaskQueue queue, Map<String, TaskHandler> handlers,
-            DataSource dataSource, Duration pollInterval) {
+            ListenConnections listenConnections, Duration pollInterval) {
         this.name = name;
         this.workers = workers;
         this.queue = queue;
         this.handlers = handlers;
-        this.dataSource = dataSource;
+        this.listenConnections = listenConnections;
         this.pollInterval = pollInterval;
     }
 
@@ -126,26 +127,42 @@ public class TaskWorkerPool {
         }
     }
 
-    /** One connection LISTENs for enqueues and wakes the workers; if it breaks, polling carries on alone. */
+    /**
+     * One connection of its own, outside the pool, LISTENs for enqueues and wakes the workers; if it breaks, or
+     * cannot hear (a pooler in transaction mode hands each statement to another server connection), polling
+     * carries on alone, and the log says so.
+     */
     private void listen() {
         while (running) {
-            try (Connection connection = dataSource.getConnection();
+            try (Connection connection = listenConnections.open();
                     Statement statement = connection.createStatement()) {
                 statement.execute("LISTEN " + TaskQueue.CHANNEL);
+                statement.execute("NOTIFY " + TaskQueue.CHANNEL);
                 PGConnection notifications = connection.unwrap(PGConnection.class);
+                if (!heard(notifications, ECHO_WAIT)) {
+                    LOG.warnf("%s: LISTEN does not hear its own NOTIFY (is a pooler in transaction mode in the way?); "
+                            + "tasks are found by polling every %s instead. Point tasks.listen-url "
+                            + "(TASKS_LISTEN_URL) at PostgreSQL itself.", name, pollInterval);
+                    return;
+                }
                 while (running) {
-                    PGNotification[] received = notifications.getNotifications(500);
-                    if (received != null && received.length > 0) {
+                    if (heard(notifications, Duration.ofMillis(500))) {
                         wakeAll();
                     }
                 }
             } catch (Exception e) {
                 if (running) {
-                    LOG.warnf(e, "%s lost its LISTEN connection; retrying", name);
+                    LOG.warnf("%s lost its LISTEN connection (%s); tasks are found by polling every %s until it is "
+                            + "back", name, e.getMessage(), pollInterval);
                     awaitWakeUp(wakeUps());
                 }
             }
         }
+    }
+
+    private static boolean heard(PGConnection notifications, Duration wait) throws SQLException {
+        PGNotification[] received = notifications.getNotifications(Math.toIntExact(wait.toMillis()));
+        return received != null && received.length > 0;
     }
 
     private long wakeUps() {

@@ -9,8 +9,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-import javax.sql.DataSource;
-
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
@@ -29,17 +27,18 @@ public class TaskWorkers {
 
     private final TasksConfig config;
     private final TaskQueue queue;
-    private final DataSource dataSource;
+    private final ListenConnections listenConnections;
     private final Map<String, TaskHandler> handlers;
     private final Instance<Sweep> sweeps;
     private TaskWorkerPool pool;
     private ScheduledExecutorService sweeper;
 
-    TaskWorkers(TasksConfig config, TaskQueue queue, DataSource dataSource, Instance<TaskHandler> handlers,
+    TaskWorkers(TasksConfig config, TaskQueue queue, ListenConnections listenConnections,
+            Instance<TaskHandler> handlers,
             Instance<Sweep> sweeps) {
         this.config = config;
         this.queue = queue;
-        this.dataSource = dataSource;
+        this.listenConnections = listenConnections;
         this.handlers = handlers.stream().collect(Collectors.toMap(TaskHandler::kind, Function.identity()));
         this.sweeps = sweeps;
     }
@@ -72,7 +71,7 @@ public class TaskWorkers {
 
     /** A pool of {@code tasks.workers} workers; each replica runs one, and tests start a second beside it. */
     public TaskWorkerPool newPool(String name) {
-        return new TaskWorkerPool(name, config.workers(), queue, handlers, dataSource, config.pollInterval());
+        return new TaskWorkerPool(name, config.workers(), queue, handlers, listenConnections, config.pollInterval());
     }
 
     private static void runSafely(Sweep sweep) {

@@ -1,6 +1,7 @@
 package io.ticketing.reservations.tasks;
 
 import java.time.Duration;
+import java.util.Optional;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -27,6 +28,12 @@ public interface TasksConfig {
      */
     @WithDefault("60s")
     Duration lease();
+
+    /**
+     * Where the task listener's own connection goes ({@code TASKS_LISTEN_URL}); by default the datasource's URL.
+     * Behind a pooler in transaction mode (PgBouncer) LISTEN hears nothing: point this at PostgreSQL itself.
+     */
+    Optional<String> listenUrl();
 
     /** How often an idle worker looks anyway (NOTIFY wakes it sooner): delayed retries and lost leases. */
     @WithDefault("5s")
