@@ -27,7 +27,11 @@ public class BearerTokenFilter {
                 .forEach(token -> tokens.add(Map.entry(digest(token), Scope.STOREFRONT)));
     }
 
-    @ServerRequestFilter
+    /**
+     * On the event loop, before anything else: a caller without a valid token takes no request thread. Non-blocking
+     * filters must come before every blocking one, Quarkus' own included, hence priorities from 100.
+     */
+    @ServerRequestFilter(nonBlocking = true, priority = 100)
     public void authorize(ContainerRequestContext request, ResourceInfo resource) {
         RequiresScope required = resource.getResourceMethod().getAnnotation(RequiresScope.class);
         if (required == null) {

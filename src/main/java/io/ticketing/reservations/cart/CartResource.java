@@ -24,6 +24,7 @@ import io.ticketing.reservations.auth.Scope;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.event.EventService;
 import io.ticketing.reservations.idempotency.Idempotent;
+import io.ticketing.reservations.locking.TakesLocks;
 import io.ticketing.reservations.openapi.ApiDocs;
 import io.ticketing.reservations.problem.Problem;
 
@@ -69,6 +70,7 @@ public class CartResource {
         return Response.noContent().build();
     }
 
+    @TakesLocks
     @Operation(operationId = "addPositions", summary = "Hold tickets, seats and vouchers, all or none")
     @APIResponseSchema(value = CartView.class, responseCode = "201", responseDescription = "The cart with its new positions")
     @APIResponse(responseCode = "409", description = ApiDocs.SOLD_OUT_DESCRIPTION, extensions = @Extension(name = ApiDocs.CODES, value = ApiDocs.SOLD_OUT))
@@ -97,6 +99,7 @@ public class CartResource {
     @APIResponseSchema(value = CartView.class, responseCode = "200", responseDescription = "The cart with its new deadlines")
     @APIResponse(responseCode = "409", description = "An expired hold is no longer free (see `code`), or a hold would pass its creation plus the longest hold (`hold_limit`).", extensions = @Extension(name = ApiDocs.CODES, value = ApiDocs.SOLD_OUT
             + " hold_limit"))
+    @TakesLocks
     @POST
     @Path("/{cart}/extend")
     public Response extend(@PathParam("event") String slug, @PathParam("cart") String cartId) {

@@ -9,11 +9,12 @@ import io.ticketing.reservations.problem.ValidationException;
 
 /**
  * {@code %00} in a path or query parameter: PostgreSQL's text cannot hold it, and the lookup would fail in the
- * driver with a 500. Checked before matching, so it is a 400 on every endpoint, known or not.
+ * driver with a 500. Checked before matching, so it is a 400 on every endpoint, known or not, and on the event
+ * loop, as every filter before the non-blocking ones must be (auth/BearerTokenFilter).
  */
 public class NoNulInUrls {
 
-    @ServerRequestFilter(preMatching = true)
+    @ServerRequestFilter(preMatching = true, nonBlocking = true)
     public void refuseNul(ContainerRequestContext request) {
         UriInfo uri = request.getUriInfo();
         if (uri.getPath(true).indexOf('\0') >= 0) {

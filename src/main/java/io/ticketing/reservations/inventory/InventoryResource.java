@@ -31,6 +31,7 @@ import io.ticketing.reservations.event.EventService;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.idempotency.Idempotent;
+import io.ticketing.reservations.locking.TakesLocks;
 import io.ticketing.reservations.openapi.ApiDocs;
 import io.ticketing.reservations.problem.Problem;
 
@@ -107,6 +108,7 @@ public class InventoryResource {
         return inventory.quotas(events.get(slug), PageRequest.of(limit, cursor));
     }
 
+    @TakesLocks
     @Operation(operationId = "createQuota", summary = "Create a quota over items")
     @APIResponseSchema(value = InventoryViews.QuotaView.class, responseCode = "201", responseDescription = "The quota")
     @POST
@@ -126,6 +128,7 @@ public class InventoryResource {
         return quotaResponse(inventory.quota(events.get(slug), quotaId));
     }
 
+    @TakesLocks
     @Operation(operationId = "updateQuota", summary = "Change a quota's name, size or items")
     @APIResponseSchema(value = InventoryViews.QuotaView.class, responseCode = "200", responseDescription = "The quota as changed")
     @PATCH

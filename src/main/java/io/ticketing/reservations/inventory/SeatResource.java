@@ -30,6 +30,7 @@ import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.http.QueryParams;
 import io.ticketing.reservations.idempotency.Idempotent;
+import io.ticketing.reservations.locking.TakesLocks;
 import io.ticketing.reservations.openapi.ApiDocs;
 
 @Tag(name = "Seats")
@@ -75,6 +76,7 @@ public class SeatResource {
         return view(seats.get(events.get(slug), guid));
     }
 
+    @TakesLocks
     @Operation(operationId = "updateSeat", summary = "Rename, block or unblock a seat")
     @APIResponseSchema(value = InventoryViews.SeatView.class, responseCode = "200", responseDescription = "The seat as changed")
     @APIResponse(responseCode = "409", description = "The seat is held, sold or reserved by a voucher: it cannot be blocked now.", extensions = @Extension(name = ApiDocs.CODES, value = "seat_unavailable"))

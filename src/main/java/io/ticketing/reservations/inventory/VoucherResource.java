@@ -30,6 +30,7 @@ import io.ticketing.reservations.event.EventService;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.idempotency.Idempotent;
+import io.ticketing.reservations.locking.TakesLocks;
 import io.ticketing.reservations.openapi.ApiDocs;
 import io.ticketing.reservations.problem.Problem;
 
@@ -48,6 +49,7 @@ public class VoucherResource {
         this.vouchers = vouchers;
     }
 
+    @TakesLocks
     @Operation(operationId = "createVoucher", summary = "Create a voucher")
     @APIResponseSchema(value = InventoryViews.VoucherView.class, responseCode = "201", responseDescription = "The voucher")
     @APIResponse(responseCode = "409", description = "The code is taken, or what the voucher would block or hold is not free.", extensions = @Extension(name = ApiDocs.CODES, value = "voucher_code_taken quota_exhausted seat_unavailable"))
@@ -74,6 +76,7 @@ public class VoucherResource {
         return view(vouchers.get(events.get(slug), code));
     }
 
+    @TakesLocks
     @Operation(operationId = "updateVoucher", summary = "Change a voucher's uses, expiry or blocking")
     @APIResponseSchema(value = InventoryViews.VoucherView.class, responseCode = "200", responseDescription = "The voucher as changed")
     @APIResponse(responseCode = "409", description = "What the change would take is not free, or max_usages would go below the uses redeemed or held.", extensions = @Extension(name = ApiDocs.CODES, value = "quota_exhausted seat_unavailable in_use"))

@@ -1,6 +1,7 @@
 package io.ticketing.reservations.locking;
 
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.concurrent.TimeUnit;
@@ -13,6 +14,7 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.quarkus.arc.Arc;
 import io.ticketing.reservations.jdbc.Jdbc;
 
 /**
@@ -27,7 +29,8 @@ import io.ticketing.reservations.jdbc.Jdbc;
  * <li>The objects are locked exclusively and their event shared; with more than
  * {@value #MAX_EXCLUSIVE_OBJECTS} distinct objects only the event is locked, exclusively.</li>
  * <li>All keys are taken in ascending order by one statement, so no two transactions can deadlock.</li>
- * <li>The whole acquisition waits at most {@code lock.timeout}; then {@link LockTimeoutException}
+ * <li>The whole acquisition waits at most {@code lock.timeout} from the request's arrival at {@link EventGate}
+ * (which endpoints marked {@link TakesLocks} pass); then {@link LockTimeoutException}
  * (HTTP 503 {@code lock_timeout}) rolls the transaction back.</li>
  * </ol>
  * Key layout: {@link LockTarget}. The statement: {@code acquire_advisory_locks} in migration V2.
@@ -48,15 +51,17 @@ public class AdvisoryLocks {
     private final TransactionSynchronizationRegistry registry;
     private final DurableTransactions transactions;
     private final LockConfig config;
+    private final LockDeadline deadline;
     private final Timer waitTime;
     private final Counter timeouts;
 
     AdvisoryLocks(Jdbc jdbc, TransactionSynchronizationRegistry registry, DurableTransactions transactions,
-            LockConfig config, MeterRegistry meters) {
+            LockConfig config, LockDeadline deadline, MeterRegistry meters) {
         this.jdbc = jdbc;
         this.registry = registry;
         this.transactions = transactions;
         this.config = config;
+        this.deadline = deadline;
         this.waitTime = Timer.builder("inventory.lock.wait")
                 .description(
                         "Time spent acquiring the advisory locks of one transaction, with the statements sent with them")
@@ -102,9 +107,14 @@ public class AdvisoryLocks {
 
     private void acquire(Long[] keys, Boolean[] shared, Jdbc.RoundTrip then) {
         claimTransaction();
+        long budgetMillis = budget().toMillis();
+        if (budgetMillis <= 0) {
+            timeouts.increment();
+            throw new LockTimeoutException(config.timeout(), config.retryAfter());
+        }
         long started = System.nanoTime();
         Jdbc.Statement acquire = jdbc.statement(ACQUIRE).set("keys", keys).set("shared", shared).set("budget_ms",
-                Math.toIntExact(config.timeout().toMillis()));
+                Math.toIntExact(budgetMillis));
         try {
             then.sendAfter(acquire);
         } catch (PersistenceException e) {
@@ -116,6 +126,18 @@ public class AdvisoryLocks {
         } finally {
             waitTime.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
         }
+    }
+
+    /**
+     * In an HTTP request, the bound counts from its arrival at {@link EventGate}; an endpoint that locks without
+     * passing the gate is a programming error. Elsewhere (jobs, tests calling services) it counts from here.
+     */
+    private Duration budget() {
+        if (!Arc.container().requestContext().isActive()) {
+            return config.timeout();
+        }
+        return deadline.left(config.timeout()).orElseThrow(() -> new IllegalStateException(
+                "an endpoint that takes locks must be marked @TakesLocks, so that it passes its event's gate"));
     }
 
     private void claimTransaction() {

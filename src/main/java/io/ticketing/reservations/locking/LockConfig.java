@@ -19,6 +19,14 @@ public interface LockConfig {
     @WithDefault("30s")
     Duration transactionTimeout();
 
+    /**
+     * How many requests of one event that may wait for its locks run at once on a replica
+     * ({@code LOCK_WRITERS_PER_EVENT}); the others wait in {@link EventGate}. Keep it below the pool's size
+     * ({@code DB_POOL_MAX_SIZE}), so that an event whose lock is held leaves connections to everything else.
+     */
+    @WithDefault("2")
+    int writersPerEvent();
+
     /** What a client that got lock_timeout is told to wait before retrying ({@code LOCK_RETRY_AFTER}). */
     @WithDefault("1s")
     Duration retryAfter();

@@ -28,6 +28,7 @@ import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.http.PersonalData;
 import io.ticketing.reservations.http.QueryParams;
 import io.ticketing.reservations.idempotency.Idempotent;
+import io.ticketing.reservations.locking.TakesLocks;
 import io.ticketing.reservations.openapi.ApiDocs;
 
 @Tag(name = "Orders")
@@ -51,6 +52,7 @@ public class OrderResource {
     @APIResponseSchema(value = OrderView.class, responseCode = "201", responseDescription = "The order; its code is its credential")
     @APIResponse(responseCode = "409", description = "The cart is empty, or an expired hold is no longer free.", extensions = @Extension(name = ApiDocs.CODES, value = ApiDocs.SOLD_OUT
             + " cart_empty"))
+    @TakesLocks
     @POST
     @RequiresScope(Scope.STOREFRONT)
     public Response checkout(@PathParam("event") String slug, @Valid @NotNull Checkout request) {
@@ -88,6 +90,7 @@ public class OrderResource {
     @APIResponseSchema(value = OrderView.class, responseCode = "200", responseDescription = "The paid order")
     @APIResponse(responseCode = "409", description = "The order is canceled or paid, or it expired and what it held was taken.", extensions = @Extension(name = ApiDocs.CODES, value = ApiDocs.SOLD_OUT
             + " order_state"))
+    @TakesLocks
     @POST
     @Path("/{code}/mark_paid")
     @RequiresScope(Scope.ADMIN)

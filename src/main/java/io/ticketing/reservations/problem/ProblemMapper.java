@@ -73,13 +73,17 @@ public class ProblemMapper {
                     .retryAfter(Duration.ofSeconds(2)));
         }
         if (waitedTooLongForAConnection(e)) {
-            return respond(new ApiException(503, "overloaded", "Too busy",
-                    "Too many requests at once; nothing was changed. Retry the request.")
-                    .retryAfter(Duration.ofSeconds(1)));
+            return respond(overloaded());
         }
         LOG.error("unexpected failure", e);
         return problem(new Problem("Internal Server Error", 500, "The request failed unexpectedly.",
                 "internal_error", null)).build();
+    }
+
+    /** No request thread or connection within a short bound: refused early, so that answer times stay bounded. */
+    public static ApiException overloaded() {
+        return new ApiException(503, "overloaded", "Too busy",
+                "Too many requests at once; nothing was changed. Retry the request.").retryAfter(Duration.ofSeconds(1));
     }
 
     /**
@@ -128,10 +132,12 @@ public class ProblemMapper {
     /**
      * Every database connection of this replica stayed busy for the pool's acquisition timeout: the replica
      * is overloaded, which the client should hear as 503 with Retry-After, not as a bug. The pool (Agroal)
-     * reports it as an SQLException caused by a TimeoutException.
+     * reports it as an SQLException caused by a TimeoutException, or, when the wait ran out in its queue, as one
+     * with this message and no cause.
      */
     static boolean waitedTooLongForAConnection(Throwable e) {
-        return anyCause(e, cause -> cause instanceof SQLException && cause.getCause() instanceof TimeoutException);
+        return anyCause(e, cause -> cause instanceof SQLException && (cause.getCause() instanceof TimeoutException
+                || String.valueOf(cause.getMessage()).startsWith("Sorry, acquisition timeout")));
     }
 
     private static Response.ResponseBuilder problem(Problem problem) {

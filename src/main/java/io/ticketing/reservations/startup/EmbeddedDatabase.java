@@ -46,6 +46,9 @@ public final class EmbeddedDatabase implements AutoCloseable {
                 builder.setServerConfig("fsync", "off")
                         .setServerConfig("synchronous_commit", "off")
                         .setServerConfig("full_page_writes", "off");
+            } else {
+                // zonky turns it off by default; then a crash loses commits the service already answered for.
+                builder.setServerConfig("synchronous_commit", "on");
             }
             return new EmbeddedDatabase(builder.start());
         } catch (IOException e) {

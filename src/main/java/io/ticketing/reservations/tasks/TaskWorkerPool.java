@@ -24,6 +24,8 @@ public class TaskWorkerPool {
     private static final Logger LOG = Logger.getLogger(TaskWorkerPool.class);
     /** How long a new LISTEN connection may take to hear its own NOTIFY before it is taken to be deaf. */
     private static final Duration ECHO_WAIT = Duration.ofSeconds(2);
+    /** How long stopping waits for the workers; a task still running then keeps its lease until it runs out. */
+    private static final Duration STOP_WAIT = Duration.ofSeconds(5);
 
     private final String name;
     private final int workers;
@@ -65,13 +67,17 @@ public class TaskWorkerPool {
         threads.add(thread);
     }
 
-    /** Lets each worker finish the task it runs, gives back the rest of its batch, and waits for all. */
+    /**
+     * Lets each worker finish the task it runs and give back the rest of its batch, and waits for them up to
+     * {@link #STOP_WAIT} in all, so that a replica's shutdown stays bounded.
+     */
     public synchronized void stop() {
         running = false;
         wakeAll();
+        long deadline = System.nanoTime() + STOP_WAIT.toNanos();
         for (Thread thread : threads) {
             try {
-                thread.join(Duration.ofSeconds(30).toMillis());
+                thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -129,20 +135,22 @@ public class TaskWorkerPool {
 
     /**
      * One connection of its own, outside the pool, LISTENs for enqueues and wakes the workers; if it breaks, or
-     * cannot hear (a pooler in transaction mode hands each statement to another server connection), polling
-     * carries on alone, and the log says so.
+     * cannot hear a NOTIFY sent from the pool (a pooler in transaction mode hands each statement to another server
+     * connection), polling carries on alone, and the log says so.
      */
     private void listen() {
         while (running) {
             try (Connection connection = listenConnections.open();
                     Statement statement = connection.createStatement()) {
                 statement.execute("LISTEN " + TaskQueue.CHANNEL);
-                statement.execute("NOTIFY " + TaskQueue.CHANNEL);
+                listenConnections.notifyFromThePool(TaskQueue.CHANNEL);
                 PGConnection notifications = connection.unwrap(PGConnection.class);
                 if (!heard(notifications, ECHO_WAIT)) {
-                    LOG.warnf("%s: LISTEN does not hear its own NOTIFY (is a pooler in transaction mode in the way?); "
-                            + "tasks are found by polling every %s instead. Point tasks.listen-url "
-                            + "(TASKS_LISTEN_URL) at PostgreSQL itself.", name, pollInterval);
+                    LOG.warnf(
+                            "%s: LISTEN does not hear a NOTIFY sent to it (is a pooler in transaction mode in the way?); "
+                                    + "tasks are found by polling every %s instead. Point tasks.listen-url "
+                                    + "(TASKS_LISTEN_URL) at PostgreSQL itself.",
+                            name, pollInterval);
                     return;
                 }
                 while (running) {

@@ -22,6 +22,7 @@ public class LockTimeoutResource {
     @POST
     @Path("/{event}/quotas/{quota}")
     @Operation(hidden = true)
+    @TakesLocks
     public void lockQuota(@PathParam("event") long event, @PathParam("quota") long quota) {
         probe.lock(event, List.of(LockTarget.quota(quota)));
     }

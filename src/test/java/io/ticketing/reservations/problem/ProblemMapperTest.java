@@ -15,12 +15,16 @@ class ProblemMapperTest {
 
     @Test
     void aConnectionPoolThatStaysBusyIsAnHonest503WithRetryAfter() {
-        Exception poolTimeout = new PersistenceException("Unable to acquire JDBC Connection",
-                new SQLException("Sorry, acquisition timeout!", new TimeoutException()));
-        Response response = new ProblemMapper().unexpected(poolTimeout);
-        assertThat(response.getStatus()).isEqualTo(503);
-        assertThat(response.getHeaderString("Retry-After")).isEqualTo("1");
-        assertThat(((Problem) response.getEntity()).code()).isEqualTo("overloaded");
+        // Agroal says it both ways: with a TimeoutException as the cause, and, from its queue, with none.
+        for (SQLException poolTimeout : new SQLException[]{
+                new SQLException("Sorry, acquisition timeout!", new TimeoutException()),
+                new SQLException("Sorry, acquisition timeout!")}) {
+            Response response = new ProblemMapper()
+                    .unexpected(new PersistenceException("Unable to acquire JDBC Connection", poolTimeout));
+            assertThat(response.getStatus()).isEqualTo(503);
+            assertThat(response.getHeaderString("Retry-After")).isEqualTo("1");
+            assertThat(((Problem) response.getEntity()).code()).isEqualTo("overloaded");
+        }
     }
 
     @Test
@@ -33,6 +37,17 @@ class ProblemMapperTest {
             assertThat(response.getHeaderString("Retry-After")).isEqualTo("2");
             assertThat(((Problem) response.getEntity()).code()).isEqualTo("database_unavailable");
         }
+    }
+
+    @Test
+    void aCommitThatFailedOnALostConnectionIsDatabaseUnavailable() {
+        // How Narayana reports it: the driver's error among the suppressed exceptions, not the causes.
+        Exception commit = new IllegalStateException("ARJUNA016053: Could not commit transaction.");
+        commit.addSuppressed(new IllegalStateException("XAException",
+                new SQLException("FATAL: terminating connection due to administrator command", "57P01")));
+        Response response = new ProblemMapper().unexpected(new RuntimeException(commit));
+        assertThat(response.getStatus()).isEqualTo(503);
+        assertThat(((Problem) response.getEntity()).code()).isEqualTo("database_unavailable");
     }
 
     @Test
