@@ -19,14 +19,18 @@ import java.util.regex.Pattern;
 
 import io.ticketing.reservations.support.Eventually;
 
-/** The service under test, as production runs it: {@code java -jar} on the packaged app, its own process. */
-final class Service implements AutoCloseable {
+/**
+ * The service under test, as production runs it: {@code java -jar} on the packaged app, its own process. The app is
+ * {@code target/quarkus-app}, or the directory the system property {@code service.app} names (to measure another
+ * build the same way). Its output goes to {@code target/<name>.log}.
+ */
+public final class Service implements AutoCloseable {
 
-    static final String ADMIN = "bench-admin";
-    static final String STOREFRONT = "bench-storefront";
+    public static final String ADMIN = "bench-admin";
+    public static final String STOREFRONT = "bench-storefront";
 
     private final Process process;
-    final String base;
+    public final String base;
     private long peakRssKb;
 
     private Service(Process process, String base) {
@@ -36,7 +40,12 @@ final class Service implements AutoCloseable {
 
     static Service start(String jdbcUrl, String username, String password, Map<String, String> extraEnv)
             throws Exception {
-        Path jar = Path.of("target", "quarkus-app", "quarkus-run.jar");
+        return start("bench-service", jdbcUrl, username, password, extraEnv);
+    }
+
+    public static Service start(String name, String jdbcUrl, String username, String password,
+            Map<String, String> extraEnv) throws Exception {
+        Path jar = Path.of(System.getProperty("service.app", "target/quarkus-app"), "quarkus-run.jar");
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: the benchmark command packages the app first");
         }
@@ -54,7 +63,7 @@ final class Service implements AutoCloseable {
         }
         command.addAll(List.of("-jar", jar.toString()));
         ProcessBuilder builder = new ProcessBuilder(command)
-                .redirectErrorStream(true).redirectOutput(new File("target/bench-service.log"));
+                .redirectErrorStream(true).redirectOutput(new File("target/" + name + ".log"));
         Map<String, String> env = builder.environment();
         env.put("QUARKUS_DATASOURCE_JDBC_URL", jdbcUrl);
         env.put("QUARKUS_DATASOURCE_USERNAME", username);
@@ -136,6 +145,23 @@ final class Service implements AutoCloseable {
 
     long peakRssMb() {
         return peakRssKb / 1024;
+    }
+
+    /** {@code kill -9}: no shutdown of any kind. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor();
+    }
+
+    /** {@code kill -TERM}, as Kubernetes stops a pod; returns how long the process took to exit. */
+    public Duration terminate() throws InterruptedException {
+        long sent = System.nanoTime();
+        process.destroy();
+        process.waitFor();
+        return Duration.ofNanos(System.nanoTime() - sent);
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
     }
 
     @Override

@@ -1,0 +1,397 @@
+package io.ticketing.reservations.faults;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.ticketing.reservations.bench.Service;
+import io.ticketing.reservations.locking.LockTarget;
+
+/**
+ * The fault suite (README, "Under faults"): two replicas of the packaged service on one PostgreSQL, storefronts
+ * buying with idempotency keys, and one fault at a time: (a) kill -9 of a replica, (b) PostgreSQL restarted fast
+ * and immediate, (c) the same through PgBouncer in transaction mode, (d) an event lock held 10 s from outside,
+ * (e) 300 clients, (f) SIGTERM during 32 checkouts. After each, the invariants are checked in SQL, and a table
+ * row says what the clients saw. Minutes long; never part of the test suite.
+ */
+public final class FaultSuite {
+
+    private static final Pattern ID = Pattern.compile("\"id\":(\\d+)");
+    private static final Pattern CART = Pattern.compile("\"id\":\"([^\"]+)\"");
+
+    private final Database database;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).build();
+    private int replicaCount;
+    private final List<Service> started = new ArrayList<>();
+
+    private FaultSuite(Database database) {
+        this.database = database;
+    }
+
+    public static void main(String[] args) throws Exception {
+        DriverManager.registerDriver(new org.postgresql.Driver());
+        List<String> faults = List.of(System.getProperty("faults", "a,b,c,d,e,f").split(","));
+        List<String> rows = new ArrayList<>();
+        String header = "| fault | requests by status | invariants | p99 / slowest unaffected | longest to resolve "
+                + "| verdict |";
+        rows.add(header);
+        rows.add(header.replaceAll("[^|]", "-"));
+        try (Database database = Database.start(Path.of("target", "faults-postgres"))) {
+            FaultSuite suite = new FaultSuite(database);
+            for (String fault : faults) {
+                String row = switch (fault.trim()) {
+                    case "a" -> suite.killedReplica();
+                    case "b" -> suite.restartedDatabase(false);
+                    case "c" -> Database.bouncerInstalled()
+                            ? suite.restartedDatabase(true)
+                            : "| (c) PgBouncer | not run: pgbouncer is not installed here | | | | skipped |";
+                    case "d" -> suite.heldEventLock();
+                    case "e" -> suite.manyClients();
+                    case "f" -> suite.rollingRestart();
+                    default -> throw new IllegalArgumentException("no fault " + fault);
+                };
+                System.out.println(row);
+                rows.add(row);
+            }
+        }
+        String table = String.join(System.lineSeparator(), rows);
+        System.out.println(table);
+        Files.writeString(Path.of("target", "fault-results.md"), table + System.lineSeparator());
+    }
+
+    private String run(String fault) throws Exception {
+        return switch (fault) {
+            case "a" -> killedReplica();
+            case "b" -> restartedDatabase(false);
+            case "c" -> Database.bouncerInstalled()
+                    ? restartedDatabase(true)
+                    : "| (c) PgBouncer | not run: pgbouncer is not installed here | | | | skipped |";
+            case "d" -> heldEventLock();
+            case "e" -> manyClients();
+            case "f" -> rollingRestart();
+            default -> throw new IllegalArgumentException("no fault " + fault);
+        };
+    }
+
+    /** (a) One replica killed with -9 mid-load; its clients retry their open requests on the other. */
+    private String killedReplica() throws Exception {
+        List<Service> replicas = replicas(Map.of(), Map.of());
+        Sale sale = sale(replicas.get(0));
+        Shoppers shoppers = sale.shoppers(replicas);
+        shoppers.start(16);
+        Thread.sleep(5_000);
+        replicas.get(0).kill();
+        Thread.sleep(8_000);
+        shoppers.finish();
+        return row("(a) kill -9 one of two replicas, 16 clients", shoppers, sale, "p99 " + shoppers.p99Millis() + " ms",
+                shoppers.count500() == 0 && shoppers.unresolved.sum() == 0);
+    }
+
+    /** (b), (c) PostgreSQL stopped fast, then immediate, under load; through PgBouncer if asked. */
+    private String restartedDatabase(boolean bouncer) throws Exception {
+        Map<String, String> first = Map.of();
+        Map<String, String> second = Map.of();
+        if (bouncer) {
+            String pooled = database.startBouncer();
+            // The first replica listens on its own direct connection; the second leaves LISTEN to the pooler, and
+            // must say in its log that it polls instead.
+            first = Map.of("QUARKUS_DATASOURCE_JDBC_URL", pooled, "TASKS_LISTEN_URL", database.url());
+            second = Map.of("QUARKUS_DATASOURCE_JDBC_URL", pooled);
+        }
+        List<Service> replicas = replicas(first, second);
+        Sale sale = sale(replicas.get(0));
+        Shoppers shoppers = sale.shoppers(replicas);
+        shoppers.start(16);
+        for (Database.Stop how : Database.Stop.values()) {
+            Thread.sleep(4_000);
+            database.stop(how);
+            Thread.sleep(2_000);
+            database.startAgain();
+        }
+        Thread.sleep(5_000);
+        shoppers.finish();
+        boolean warned = !bouncer
+                || Files.readString(Path.of("target", "faults-replica-" + (replicaCount - 1) + ".log"))
+                        .contains("does not hear a NOTIFY sent to it");
+        database.stopBouncer();
+        String name = bouncer
+                ? "(c) the same through PgBouncer (transaction mode, prepareThreshold=0)"
+                        + (warned ? "; polling fallback logged" : "; NO WARNING about polling")
+                : "(b) PostgreSQL restarted -m fast, then -m immediate, 16 clients";
+        return row(name, shoppers, sale, "p99 " + shoppers.p99Millis() + " ms",
+                warned && shoppers.count500() == 0 && shoppers.unresolved.sum() == 0);
+    }
+
+    /** (d) One event's lock held 10 s from outside while its writers, its reads and another event are timed. */
+    private String heldEventLock() throws Exception {
+        List<Service> replicas = replicas(Map.of(), Map.of());
+        Sale locked = sale(replicas.get(0));
+        Sale other = sale(replicas.get(0));
+        Shoppers writers = locked.shoppers(replicas);
+        Shoppers unaffected = other.shoppers(replicas);
+        AtomicLong slowest = new AtomicLong();
+        for (int replica = 0; replica < 2; replica++) {
+            probe(replicas.get(replica).base, replica, locked, other, unaffected); // untimed: fresh JVMs
+        }
+        try (Connection holder = DriverManager.getConnection(database.url(), database.username(),
+                database.password()); Statement statement = holder.createStatement()) {
+            statement.execute("SELECT pg_advisory_lock(" + LockTarget.event(locked.id).key() + ")");
+            writers.start(16);
+            long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            int replica = 0;
+            while (System.nanoTime() < until) {
+                replica = (replica + 1) % 2;
+                String base = replicas.get(replica).base;
+                slowest.accumulateAndGet(timed(() -> get(base + "/api/v1/events/" + locked.slug + "/catalog")),
+                        Math::max);
+                slowest.accumulateAndGet(timed(() -> get(base + "/q/health/ready")), Math::max);
+                int on = replica;
+                slowest.accumulateAndGet(timed(() -> unaffected.post(on, "/api/v1/events/" + locked.slug + "/carts",
+                        null)), Math::max);
+                slowest.accumulateAndGet(timed(() -> buyOne(unaffected, on, other)), Math::max);
+            }
+            statement.execute("SELECT pg_advisory_unlock_all()");
+            writers.finish();
+        }
+        long lockTimeout = writers.slowestLockTimeoutMillis.get();
+        return row("(d) event lock held 10 s from outside, 16 writers; reads, cart creation, another event timed",
+                writers, locked, "slowest unaffected " + slowest.get() + " ms; slowest lock_timeout " + lockTimeout
+                        + " ms",
+                slowest.get() < 1000 && lockTimeout < 3500 && writers.count500() == 0
+                        && unaffected.count500() == 0);
+    }
+
+    /**
+     * What must not wait for a locked event: its ticket page, readiness, a cart in it, and an add to cart in another
+     * event. Returns the slowest answer's time in milliseconds.
+     */
+    private long probe(String base, int replica, Sale locked, Sale other, Shoppers unaffected) {
+        return List.<Runnable>of(() -> get(base + "/api/v1/events/" + locked.slug + "/catalog"),
+                () -> get(base + "/q/health/ready"),
+                () -> unaffected.post(replica, "/api/v1/events/" + locked.slug + "/carts", null),
+                () -> buyOne(unaffected, replica, other)).stream().mapToLong(FaultSuite::timed).max().orElse(0);
+    }
+
+    /** (e) 300 clients on two replicas: refused early when overloaded, never answered late or with a 500. */
+    private String manyClients() throws Exception {
+        List<Service> replicas = replicas(Map.of(), Map.of());
+        Sale sale = sale(replicas.get(0));
+        Shoppers shoppers = sale.shoppers(replicas);
+        shoppers.start(300);
+        long until = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        long slowestReadiness = 0;
+        while (System.nanoTime() < until) {
+            for (Service replica : replicas) {
+                slowestReadiness = Math.max(slowestReadiness, timed(() -> get(replica.base + "/q/health/ready")));
+            }
+        }
+        shoppers.finish();
+        return row("(e) 300 clients for 15 s", shoppers, sale,
+                "p99 " + shoppers.p99Millis() + " ms; slowest readiness " + slowestReadiness + " ms",
+                shoppers.count500() == 0 && shoppers.unresolved.sum() == 0 && shoppers.p99Millis() < 4000
+                        && slowestReadiness < 1000);
+    }
+
+    /** (f) SIGTERM to a replica while 32 checkouts run on it: none may fail, and it must go not-ready and exit. */
+    private String rollingRestart() throws Exception {
+        List<Service> replicas = replicas(Map.of(), Map.of());
+        Service stopping = replicas.get(0);
+        Sale sale = sale(stopping);
+        Shoppers shoppers = sale.shoppers(List.of(stopping));
+        List<String> carts = new ArrayList<>();
+        for (int i = 0; i < 32; i++) {
+            String cart = cartId(shoppers.post(0, "/api/v1/events/" + sale.slug + "/carts", null).body());
+            shoppers.post(0, "/api/v1/events/" + sale.slug + "/carts/" + cart + "/positions",
+                    "{\"positions\":[{\"item_id\":" + sale.item + "}]}");
+            carts.add(cart);
+        }
+        ExecutorService clients = Executors.newFixedThreadPool(33);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<Integer>> checkouts = new ArrayList<>();
+        for (String cart : carts) {
+            checkouts.add(clients.submit(() -> {
+                go.await();
+                return http.send(HttpRequest.newBuilder(URI.create(stopping.base + "/api/v1/events/" + sale.slug
+                        + "/orders")).header("Authorization", "Bearer " + Service.STOREFRONT)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"cart_id\":\"" + cart
+                                + "\",\"email\":\"buyer@example.com\"}"))
+                        .build(),
+                        HttpResponse.BodyHandlers.ofString()).statusCode();
+            }));
+        }
+        go.countDown();
+        Future<Duration> exit = clients.submit(stopping::terminate);
+        long sent = System.nanoTime();
+        long notReady = -1;
+        int servedDuringDelay = 0;
+        while (notReady < 0 && System.nanoTime() - sent < Duration.ofSeconds(5).toNanos()) {
+            if (get(stopping.base + "/q/health/ready") == 503) {
+                notReady = (System.nanoTime() - sent) / 1_000_000;
+            }
+        }
+        if (get(stopping.base + "/api/v1/events/" + sale.slug + "/catalog") == 200) {
+            servedDuringDelay++;
+        }
+        Map<Integer, Integer> statuses = new HashMap<>();
+        for (Future<Integer> checkout : checkouts) {
+            statuses.merge(checkout.get(60, TimeUnit.SECONDS), 1, Integer::sum);
+        }
+        Duration exited = exit.get(60, TimeUnit.SECONDS);
+        clients.shutdownNow();
+        List<String> answered = sale.orderCodes(database);
+        String invariants = Invariants.check(database, sale.id, answered);
+        boolean ok = statuses.getOrDefault(201, 0) == 32 && notReady >= 0 && notReady < 1000
+                && servedDuringDelay == 1 && exited.toSeconds() < 30 && invariants.equals("all hold");
+        return "| (f) SIGTERM during 32 checkouts | checkouts " + statuses + "; a read after SIGTERM "
+                + (servedDuringDelay == 1 ? "served" : "refused") + " | " + invariants + " | not ready after "
+                + notReady + " ms | exited after " + exited.toMillis() + " ms | " + (ok ? "pass" : "FAIL") + " |";
+    }
+
+    private String row(String fault, Shoppers shoppers, Sale sale, String timing, boolean clientsOk)
+            throws Exception {
+        String invariants = Invariants.check(database, sale.id,
+                shoppers.answeredOrders.stream().map(Shoppers.Bought::orderCode).toList());
+        boolean pass = clientsOk && invariants.equals("all hold");
+        return "| " + fault + " | " + shoppers.statuses() + (shoppers.unresolved.sum() > 0
+                ? "; unresolved " + shoppers.unresolved.sum()
+                : "") + " | " + invariants + " | " + timing + " | "
+                + shoppers.longestResolutionMillis.get() + " ms | " + (pass ? "pass" : "FAIL") + " |";
+    }
+
+    private List<Service> replicas(Map<String, String> first, Map<String, String> second) throws Exception {
+        List<Service> replicas = new ArrayList<>();
+        for (Map<String, String> env : List.of(first, second)) {
+            Map<String, String> all = new HashMap<>(Map.of("QUARKUS_LOG_LEVEL", "INFO"));
+            all.putAll(env);
+            replicas.add(Service.start("faults-replica-" + replicaCount++, database.url(), database.username(),
+                    database.password(), all));
+        }
+        started.addAll(replicas);
+        return replicas;
+    }
+
+    private void stopReplicas() throws Exception {
+        for (Service replica : started) {
+            if (replica.isAlive()) {
+                replica.kill();
+            }
+        }
+        started.clear();
+        database.stopBouncer();
+    }
+
+    /** An event on sale: a ticket in a quota of 3,000, 60 seats, and a voucher for 20 uses. */
+    private record Sale(String slug, long id, long item, long seated) {
+
+        Shoppers shoppers(List<Service> replicas) {
+            return new Shoppers(replicas, slug, random -> switch (random % 4) {
+                case 0, 1 -> "{\"item_id\":" + item + "}";
+                case 2 -> "{\"item_id\":" + seated + ",\"seat_guid\":\"s" + (random % 60) + "\"}";
+                default -> "{\"item_id\":" + item + ",\"voucher_code\":\"FAULT\"}";
+            });
+        }
+
+        List<String> orderCodes(Database database) throws Exception {
+            List<String> codes = new ArrayList<>();
+            try (Connection sql = DriverManager.getConnection(database.url(), database.username(),
+                    database.password());
+                    Statement statement = sql.createStatement();
+                    var rows = statement.executeQuery("SELECT code FROM orders WHERE event_id = " + id)) {
+                while (rows.next()) {
+                    codes.add(rows.getString(1));
+                }
+            }
+            return codes;
+        }
+    }
+
+    private Sale sale(Service replica) throws Exception {
+        String slug = "fault-" + System.nanoTime();
+        long id = id(admin(replica, "/api/v1/events",
+                "{\"slug\":\"" + slug + "\",\"name\":\"Fault\",\"currency\":\"EUR\"}"));
+        long item = id(
+                admin(replica, "/api/v1/events/" + slug + "/items", "{\"name\":\"Ticket\",\"price\":\"10.00\"}"));
+        admin(replica, "/api/v1/events/" + slug + "/quotas",
+                "{\"name\":\"Hall\",\"size\":3000,\"items\":[" + item + "]}");
+        long seated = id(admin(replica, "/api/v1/events/" + slug + "/items",
+                "{\"name\":\"Seat\",\"price\":\"20.00\",\"requires_seat\":true}"));
+        StringJoiner seats = new StringJoiner(",", "{\"seats\":[", "]}");
+        for (int i = 0; i < 60; i++) {
+            seats.add("{\"guid\":\"s" + i + "\",\"name\":\"Seat " + i + "\",\"item_id\":" + seated + "}");
+        }
+        admin(replica, "/api/v1/events/" + slug + "/seats", seats.toString());
+        admin(replica, "/api/v1/events/" + slug + "/vouchers",
+                "{\"code\":\"FAULT\",\"max_usages\":20,\"item_id\":" + item + "}");
+        return new Sale(slug, id, item, seated);
+    }
+
+    private String admin(Service replica, String path, String json) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(replica.base + path))
+                .header("Authorization", "Bearer " + Service.ADMIN).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 201) {
+            throw new IllegalStateException(path + " answered " + response.statusCode() + ": " + response.body());
+        }
+        return response.body();
+    }
+
+    private int get(String url) {
+        try {
+            return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+                    .header("Authorization", "Bearer " + Service.ADMIN).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (Exception e) {
+            return 0;
+        }
+    }
+
+    private static void buyOne(Shoppers shoppers, int replica, Sale sale) {
+        String cart = cartId(shoppers.post(replica, "/api/v1/events/" + sale.slug + "/carts", null).body());
+        shoppers.post(replica, "/api/v1/events/" + sale.slug + "/carts/" + cart + "/positions",
+                "{\"positions\":[{\"item_id\":" + sale.item + "}]}");
+    }
+
+    private static long timed(Runnable request) {
+        long started = System.nanoTime();
+        request.run();
+        return (System.nanoTime() - started) / 1_000_000;
+    }
+
+    private static long id(String body) {
+        return Long.parseLong(first(ID, body));
+    }
+
+    private static String cartId(String body) {
+        return first(CART, body);
+    }
+
+    private static String first(Pattern pattern, String body) {
+        Matcher matcher = pattern.matcher(body);
+        if (!matcher.find()) {
+            throw new IllegalStateException("no " + pattern + " in " + body);
+        }
+        return matcher.group(1);
+    }
+}
