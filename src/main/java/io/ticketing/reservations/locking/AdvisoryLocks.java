@@ -51,25 +51,30 @@ public class AdvisoryLocks {
     private final TransactionSynchronizationRegistry registry;
     private final DurableTransactions transactions;
     private final LockConfig config;
-    private final LockDeadline deadline;
+    private final GatePass pass;
     private final Timer waitTime;
     private final Counter timeouts;
 
     AdvisoryLocks(Jdbc jdbc, TransactionSynchronizationRegistry registry, DurableTransactions transactions,
-            LockConfig config, LockDeadline deadline, MeterRegistry meters) {
+            LockConfig config, GatePass pass, MeterRegistry meters) {
         this.jdbc = jdbc;
         this.registry = registry;
         this.transactions = transactions;
         this.config = config;
-        this.deadline = deadline;
+        this.pass = pass;
         this.waitTime = Timer.builder("inventory.lock.wait")
                 .description(
                         "Time spent acquiring the advisory locks of one transaction, with the statements sent with them")
                 .publishPercentiles(0.5, 0.99)
                 .publishPercentileHistogram()
                 .register(meters);
-        this.timeouts = Counter.builder("inventory.lock.timeouts")
-                .description("Transactions that did not get their locks within lock.timeout")
+        this.timeouts = timeoutCounter(meters);
+    }
+
+    /** One counter for every lock_timeout, whether it came in the database or at {@link EventGate}. */
+    static Counter timeoutCounter(MeterRegistry meters) {
+        return Counter.builder("inventory.lock.timeouts")
+                .description("Requests that did not get their locks within lock.timeout")
                 .register(meters);
     }
 
@@ -136,7 +141,7 @@ public class AdvisoryLocks {
         if (!Arc.container().requestContext().isActive()) {
             return config.timeout();
         }
-        return deadline.left(config.timeout()).orElseThrow(() -> new IllegalStateException(
+        return pass.left(config.timeout()).orElseThrow(() -> new IllegalStateException(
                 "an endpoint that takes locks must be marked @TakesLocks, so that it passes its event's gate"));
     }
 

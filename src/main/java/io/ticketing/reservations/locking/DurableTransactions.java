@@ -8,6 +8,7 @@ import jakarta.transaction.SystemException;
 import jakarta.transaction.TransactionManager;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
+import io.quarkus.arc.Arc;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.narayana.jta.QuarkusTransactionException;
 
@@ -28,12 +29,14 @@ public class DurableTransactions {
     private final TransactionManager transactionManager;
     private final TransactionSynchronizationRegistry registry;
     private final LockConfig config;
+    private final GatePass pass;
 
     DurableTransactions(TransactionManager transactionManager, TransactionSynchronizationRegistry registry,
-            LockConfig config) {
+            LockConfig config, GatePass pass) {
         this.transactionManager = transactionManager;
         this.registry = registry;
         this.config = config;
+        this.pass = pass;
     }
 
     /** Runs {@code work} in a new transaction that the first durable method called inside it joins. */
@@ -75,12 +78,21 @@ public class DurableTransactions {
         }
     }
 
+    /** In a request that passed {@link EventGate}, only once it has one of its event's transaction places. */
     private <T> T begin(Callable<T> work) throws Exception {
+        boolean inRequest = Arc.container().requestContext().isActive();
+        if (inRequest) {
+            pass.beginTransaction();
+        }
         try {
             return QuarkusTransaction.requiringNew().timeout(Math.toIntExact(config.transactionTimeout().toSeconds()))
                     .call(work);
         } catch (QuarkusTransactionException e) {
             throw e.getCause() instanceof Exception cause ? cause : e;
+        } finally {
+            if (inRequest) {
+                pass.endTransaction();
+            }
         }
     }
 }

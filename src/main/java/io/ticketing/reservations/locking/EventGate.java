@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -15,56 +16,77 @@ import jakarta.ws.rs.core.Response;
 
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.ticketing.reservations.problem.ProblemMapper;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * At most {@code lock.writers-per-event} requests of one event that may wait for its locks ({@link TakesLocks}) run
- * at once on this replica; the others wait here, in arrival order, on no thread and no connection. A writer waiting
- * for a lock holds a pooled connection and a request thread for up to {@code lock.timeout}: without this gate the
- * writers of one event whose lock is held (by a long admin change, a stuck transaction, another replica's rush)
- * took every connection, and reads and every other event waited behind them. The wait here counts towards the
- * same bound: a writer hears {@code lock_timeout} at {@code lock.timeout} after it arrived, end to end.
+ * Keeps the writers of one event from taking what every other request needs. A writer waiting for a lock holds a
+ * request thread and a pooled connection for up to {@code lock.timeout}: without this gate the writers of one event
+ * whose lock is held (a long admin change, a stuck transaction, another replica's rush) took every connection and
+ * thread, and reads and every other event waited behind them. So, per event and replica:
+ * <ul>
+ * <li>at most {@code lock.requests-per-event} of its requests that may wait for its locks ({@link TakesLocks}) are
+ * on request threads; the others wait here, on the event loop, in arrival order;</li>
+ * <li>at most {@code lock.writers-per-event} of those hold a connection for a transaction; the others wait for a
+ * place before they take one ({@link GatePass#beginTransaction}).</li>
+ * </ul>
+ * Both waits count towards the lock bound: a writer hears {@code lock_timeout} at {@code lock.timeout} after it
+ * arrived, end to end.
  */
 @ApplicationScoped
 class EventGate {
 
-    private final Map<String, Permits> byEvent = new ConcurrentHashMap<>();
-    private final LockConfig config;
-    private final LockDeadline deadline;
+    /** One event's places on this replica. */
+    record Places(Permits requests, Semaphore transactions, Counter timeouts, LockConfig config) {
 
-    EventGate(LockConfig config, LockDeadline deadline) {
+        LockTimeoutException timedOut() {
+            timeouts.increment();
+            return new LockTimeoutException(config.timeout(), config.retryAfter());
+        }
+    }
+
+    private final Map<String, Places> byEvent = new ConcurrentHashMap<>();
+    private final LockConfig config;
+    private final GatePass pass;
+    private final Counter timeouts;
+
+    EventGate(LockConfig config, GatePass pass, MeterRegistry meters) {
         this.config = config;
-        this.deadline = deadline;
+        this.pass = pass;
+        this.timeouts = AdvisoryLocks.timeoutCounter(meters);
     }
 
     /** On the event loop, after the token check and before the request takes a request thread. */
     @ServerRequestFilter(nonBlocking = true, priority = 110)
     Uni<Response> enter(ContainerRequestContext request, ResourceInfo resource, RoutingContext routing) {
-        deadline.httpRequest();
+        pass.httpRequest();
         if (!resource.getResourceMethod().isAnnotationPresent(TakesLocks.class)) {
             return Uni.createFrom().nullItem();
         }
         long arrived = System.nanoTime();
-        deadline.startsAt(arrived, config.timeout());
-        Permits permits = byEvent.computeIfAbsent(request.getUriInfo().getPathParameters().getFirst("event"),
-                event -> new Permits(config.writersPerEvent()));
-        CompletableFuture<Void> entered = permits.enter().orTimeout(config.timeout().toNanos(), TimeUnit.NANOSECONDS);
+        Places places = byEvent.computeIfAbsent(request.getUriInfo().getPathParameters().getFirst("event"),
+                event -> new Places(new Permits(config.requestsPerEvent()),
+                        new Semaphore(config.writersPerEvent(), true), timeouts, config));
+        pass.entered(arrived, config.timeout(), places);
+        CompletableFuture<Void> entered = places.requests().enter().orTimeout(config.timeout().toNanos(),
+                TimeUnit.NANOSECONDS);
         return Uni.createFrom().completionStage(entered).map(ignored -> {
-            routing.addEndHandler(ended -> permits.release());
+            routing.addEndHandler(ended -> places.requests().release());
             return (Response) null;
         }).onFailure().recoverWithItem(failure -> {
             Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
             if (cause instanceof TimeoutException) {
-                return ProblemMapper.respond(new LockTimeoutException(config.timeout(), config.retryAfter()));
+                return ProblemMapper.respond(places.timedOut());
             }
             throw new IllegalStateException("the event gate failed", failure);
         });
     }
 
     /** A fair semaphore whose waiters are futures, not threads. */
-    private static final class Permits {
+    static final class Permits {
 
         private final ArrayDeque<CompletableFuture<Void>> waiting = new ArrayDeque<>();
         private int free;

@@ -20,12 +20,20 @@ public interface LockConfig {
     Duration transactionTimeout();
 
     /**
-     * How many requests of one event that may wait for its locks run at once on a replica
+     * How many requests of one event that may wait for its locks hold a connection at once on a replica
      * ({@code LOCK_WRITERS_PER_EVENT}); the others wait in {@link EventGate}. Keep it below the pool's size
      * ({@code DB_POOL_MAX_SIZE}), so that an event whose lock is held leaves connections to everything else.
      */
     @WithDefault("2")
     int writersPerEvent();
+
+    /**
+     * How many requests of one event that may wait for its locks are on request threads at once on a replica
+     * ({@code LOCK_REQUESTS_PER_EVENT}); the others wait in {@link EventGate} on no thread. Keep it below the number
+     * of request threads ({@code WORKER_THREADS}), so that an event whose lock is held leaves threads to the rest.
+     */
+    @WithDefault("6")
+    int requestsPerEvent();
 
     /** What a client that got lock_timeout is told to wait before retrying ({@code LOCK_RETRY_AFTER}). */
     @WithDefault("1s")

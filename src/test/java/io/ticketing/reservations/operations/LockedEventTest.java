@@ -70,7 +70,7 @@ class LockedEventTest {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("quarkus.datasource.jdbc.max-size", "3", "quarkus.thread-pool.max-threads", "8",
-                    "lock.writers-per-event", "2", "lock.timeout", "3s");
+                    "lock.writers-per-event", "2", "lock.requests-per-event", "6", "lock.timeout", "3s");
         }
     }
 
