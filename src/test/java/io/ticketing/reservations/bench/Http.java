@@ -10,6 +10,7 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.UUID;
 
 /**
  * JSON POSTs over one keep-alive HTTP/1.1 connection, as a storefront's backend pool sends them; one per client
@@ -21,6 +22,9 @@ final class Http implements AutoCloseable {
 
     record Response(int status, String body) {
     }
+
+    /** {@code -Dbench.idempotency-keys=true}: every POST carries a fresh {@code Idempotency-Key}, as careful clients send. */
+    private static final boolean KEYS = Boolean.getBoolean("bench.idempotency-keys");
 
     private final String host;
     private final int port;
@@ -41,7 +45,8 @@ final class Http implements AutoCloseable {
         ByteArrayOutputStream request = new ByteArrayOutputStream(256 + body.length);
         request.writeBytes(("POST " + path + " HTTP/1.1\r\nHost: " + host + ":" + port
                 + "\r\nAuthorization: Bearer " + token + "\r\nContent-Type: application/json\r\nContent-Length: "
-                + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                + body.length + (KEYS ? "\r\nIdempotency-Key: " + UUID.randomUUID() : "") + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
         request.writeBytes(body);
         try {
             return exchange(request.toByteArray());

@@ -74,7 +74,12 @@ public final class Service implements AutoCloseable {
         env.put("QUARKUS_LOG_LEVEL", "WARN");
         env.putAll(extraEnv);
         Service service = new Service(builder.start(), "http://127.0.0.1:" + port);
-        service.awaitReady();
+        try {
+            service.awaitReady();
+        } catch (RuntimeException | AssertionError e) {
+            service.kill();
+            throw e;
+        }
         return service;
     }
 

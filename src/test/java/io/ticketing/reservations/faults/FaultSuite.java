@@ -59,18 +59,18 @@ public final class FaultSuite {
         rows.add(header.replaceAll("[^|]", "-"));
         try (Database database = Database.start(Path.of("target", "faults-postgres"))) {
             FaultSuite suite = new FaultSuite(database);
+            // However the suite ends, no replica outlives it to load the next measurement.
+            Runtime.getRuntime().addShutdownHook(new Thread(suite::killReplicas));
             for (String fault : faults) {
-                String row = switch (fault.trim()) {
-                    case "a" -> suite.killedReplica();
-                    case "b" -> suite.restartedDatabase(false);
-                    case "c" -> Database.bouncerInstalled()
-                            ? suite.restartedDatabase(true)
-                            : "| (c) PgBouncer | not run: pgbouncer is not installed here | | | | skipped |";
-                    case "d" -> suite.heldEventLock();
-                    case "e" -> suite.manyClients();
-                    case "f" -> suite.rollingRestart();
-                    default -> throw new IllegalArgumentException("no fault " + fault);
-                };
+                String row;
+                try {
+                    row = suite.run(fault.trim());
+                } catch (Exception | AssertionError e) {
+                    e.printStackTrace();
+                    row = "| (" + fault.trim() + ") | the suite itself failed: " + e + " | | | | FAIL |";
+                } finally {
+                    suite.stopReplicas();
+                }
                 System.out.println(row);
                 rows.add(row);
             }
@@ -227,39 +227,43 @@ public final class FaultSuite {
             carts.add(cart);
         }
         ExecutorService clients = Executors.newFixedThreadPool(33);
-        CountDownLatch go = new CountDownLatch(1);
-        List<Future<Integer>> checkouts = new ArrayList<>();
-        for (String cart : carts) {
-            checkouts.add(clients.submit(() -> {
-                go.await();
-                return http.send(HttpRequest.newBuilder(URI.create(stopping.base + "/api/v1/events/" + sale.slug
-                        + "/orders")).header("Authorization", "Bearer " + Service.STOREFRONT)
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"cart_id\":\"" + cart
-                                + "\",\"email\":\"buyer@example.com\"}"))
-                        .build(),
-                        HttpResponse.BodyHandlers.ofString()).statusCode();
-            }));
-        }
-        go.countDown();
-        Future<Duration> exit = clients.submit(stopping::terminate);
-        long sent = System.nanoTime();
         long notReady = -1;
         int servedDuringDelay = 0;
-        while (notReady < 0 && System.nanoTime() - sent < Duration.ofSeconds(5).toNanos()) {
-            if (get(stopping.base + "/q/health/ready") == 503) {
-                notReady = (System.nanoTime() - sent) / 1_000_000;
-            }
-        }
-        if (get(stopping.base + "/api/v1/events/" + sale.slug + "/catalog") == 200) {
-            servedDuringDelay++;
-        }
         Map<Integer, Integer> statuses = new HashMap<>();
-        for (Future<Integer> checkout : checkouts) {
-            statuses.merge(checkout.get(60, TimeUnit.SECONDS), 1, Integer::sum);
+        Duration exited;
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<Integer>> checkouts = new ArrayList<>();
+            for (String cart : carts) {
+                checkouts.add(clients.submit(() -> {
+                    go.await();
+                    return http.send(HttpRequest.newBuilder(URI.create(stopping.base + "/api/v1/events/" + sale.slug
+                            + "/orders")).header("Authorization", "Bearer " + Service.STOREFRONT)
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString("{\"cart_id\":\"" + cart
+                                    + "\",\"email\":\"buyer@example.com\"}"))
+                            .build(),
+                            HttpResponse.BodyHandlers.ofString()).statusCode();
+                }));
+            }
+            go.countDown();
+            Future<Duration> exit = clients.submit(stopping::terminate);
+            long sent = System.nanoTime();
+            while (notReady < 0 && System.nanoTime() - sent < Duration.ofSeconds(5).toNanos()) {
+                if (get(stopping.base + "/q/health/ready") == 503) {
+                    notReady = (System.nanoTime() - sent) / 1_000_000;
+                }
+            }
+            if (get(stopping.base + "/api/v1/events/" + sale.slug + "/catalog") == 200) {
+                servedDuringDelay++;
+            }
+            for (Future<Integer> checkout : checkouts) {
+                statuses.merge(checkout.get(60, TimeUnit.SECONDS), 1, Integer::sum);
+            }
+            exited = exit.get(120, TimeUnit.SECONDS);
+        } finally {
+            clients.shutdownNow();
         }
-        Duration exited = exit.get(60, TimeUnit.SECONDS);
-        clients.shutdownNow();
         List<String> answered = sale.orderCodes(database);
         String invariants = Invariants.check(database, sale.id, answered);
         boolean ok = statuses.getOrDefault(201, 0) == 32 && notReady >= 0 && notReady < 1000
@@ -285,21 +289,30 @@ public final class FaultSuite {
         for (Map<String, String> env : List.of(first, second)) {
             Map<String, String> all = new HashMap<>(Map.of("QUARKUS_LOG_LEVEL", "INFO"));
             all.putAll(env);
-            replicas.add(Service.start("faults-replica-" + replicaCount++, database.url(), database.username(),
-                    database.password(), all));
+            Service replica = Service.start("faults-replica-" + replicaCount++, database.url(), database.username(),
+                    database.password(), all);
+            synchronized (this) {
+                started.add(replica);
+            }
+            replicas.add(replica);
         }
-        started.addAll(replicas);
         return replicas;
     }
 
     private void stopReplicas() throws Exception {
+        killReplicas();
+        database.stopBouncer();
+    }
+
+    private synchronized void killReplicas() {
         for (Service replica : started) {
-            if (replica.isAlive()) {
+            try {
                 replica.kill();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
         started.clear();
-        database.stopBouncer();
     }
 
     /** An event on sale: a ticket in a quota of 3,000, 60 seats, and a voucher for 20 uses. */
