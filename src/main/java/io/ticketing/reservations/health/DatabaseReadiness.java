@@ -1,12 +1,10 @@
 package io.ticketing.reservations.health;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.Optional;
-import java.util.Properties;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -14,7 +12,6 @@ import java.util.concurrent.TimeUnit;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
@@ -22,6 +19,7 @@ import org.jboss.logging.Logger;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.ticketing.reservations.jdbc.DirectConnections;
 
 /**
  * Readiness is "the database answers" (SPEC section 6), and must itself answer within a second under any load and
@@ -41,20 +39,14 @@ public class DatabaseReadiness implements HealthCheck {
     /** No answer for this long is DOWN: an interval, a timed-out probe, and margin, under the SPEC's 2 s. */
     static final Duration STALE_AFTER = Duration.ofMillis(1600);
 
-    private final Optional<String> url;
-    private final Optional<String> username;
-    private final Optional<String> password;
+    private final DirectConnections connections;
     private volatile long lastAnswerNanos = System.nanoTime() - STALE_AFTER.toNanos();
     private volatile String lastError = "not probed yet";
     private ScheduledExecutorService probe;
     private Connection connection;
 
-    DatabaseReadiness(@ConfigProperty(name = "quarkus.datasource.jdbc.url") Optional<String> url,
-            @ConfigProperty(name = "quarkus.datasource.username") Optional<String> username,
-            @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password) {
-        this.url = url;
-        this.username = username;
-        this.password = password;
+    DatabaseReadiness(DirectConnections connections) {
+        this.connections = connections;
     }
 
     void start(@Observes StartupEvent startup) {
@@ -101,14 +93,8 @@ public class DatabaseReadiness implements HealthCheck {
     }
 
     private Connection connect() throws SQLException {
-        Properties properties = new Properties();
-        username.ifPresent(user -> properties.setProperty("user", user));
-        password.ifPresent(secret -> properties.setProperty("password", secret));
-        properties.setProperty("connectTimeout", TIMEOUT_SECONDS);
-        properties.setProperty("loginTimeout", TIMEOUT_SECONDS);
-        properties.setProperty("socketTimeout", TIMEOUT_SECONDS);
-        properties.setProperty("ApplicationName", "readiness-probe");
-        return DriverManager.getConnection(url.orElseThrow(() -> new SQLException("no datasource URL")), properties);
+        return connections.open("readiness-probe", Map.of("connectTimeout", TIMEOUT_SECONDS, "loginTimeout",
+                TIMEOUT_SECONDS, "socketTimeout", TIMEOUT_SECONDS));
     }
 
     private void close() {

@@ -1,17 +1,16 @@
 package io.ticketing.reservations.tasks;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 
 import javax.sql.DataSource;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import io.ticketing.reservations.jdbc.DirectConnections;
 
 /**
  * Connections for LISTEN, outside the pool: a listener holds its connection for good, which in the pool took one
@@ -20,29 +19,22 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @ApplicationScoped
 public class ListenConnections {
 
-    private final String url;
-    private final Optional<String> username;
-    private final Optional<String> password;
+    private final Optional<String> listenUrl;
+    private final DirectConnections connections;
     private final DataSource pool;
 
-    ListenConnections(TasksConfig config, @ConfigProperty(name = "quarkus.datasource.jdbc.url") String datasourceUrl,
-            @ConfigProperty(name = "quarkus.datasource.username") Optional<String> username,
-            @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password, DataSource pool) {
-        this.url = config.listenUrl().orElse(datasourceUrl);
-        this.username = username;
-        this.password = password;
+    ListenConnections(TasksConfig config, DirectConnections connections, DataSource pool) {
+        this.listenUrl = config.listenUrl();
+        this.connections = connections;
         this.pool = pool;
     }
 
     Connection open() throws SQLException {
-        Properties properties = new Properties();
-        username.ifPresent(user -> properties.setProperty("user", user));
-        password.ifPresent(secret -> properties.setProperty("password", secret));
-        properties.setProperty("ApplicationName", "task-listener");
-        properties.setProperty("connectTimeout", "5");
-        // Without it a half-open connection (a failed-over primary) would be listened on forever.
-        properties.setProperty("tcpKeepAlive", "true");
-        return DriverManager.getConnection(url, properties);
+        // Without keep-alive a half-open connection (a failed-over primary) would be listened on forever.
+        Map<String, String> settings = Map.of("connectTimeout", "5", "tcpKeepAlive", "true");
+        return listenUrl.isPresent()
+                ? connections.open(listenUrl.get(), "task-listener", settings)
+                : connections.open("task-listener", settings);
     }
 
     /**
