@@ -68,12 +68,7 @@ public class AdvisoryLocks {
                 .publishPercentiles(0.5, 0.99)
                 .publishPercentileHistogram()
                 .register(meters);
-        this.timeouts = timeoutCounter(meters);
-    }
-
-    /** One counter for every lock_timeout, whether it came in the database or at {@link EventGate}. */
-    static Counter timeoutCounter(MeterRegistry meters) {
-        return Counter.builder("inventory.lock.timeouts")
+        this.timeouts = Counter.builder("inventory.lock.timeouts")
                 .description("Requests that did not get their locks within lock.timeout")
                 .register(meters);
     }
@@ -114,8 +109,7 @@ public class AdvisoryLocks {
         claimTransaction();
         long budgetMillis = budget().toMillis();
         if (budgetMillis <= 0) {
-            timeouts.increment();
-            throw new LockTimeoutException(config.timeout(), config.retryAfter());
+            throw timedOut();
         }
         long started = System.nanoTime();
         Jdbc.Statement acquire = jdbc.statement(ACQUIRE).set("keys", keys).set("shared", shared).set("budget_ms",
@@ -124,8 +118,7 @@ public class AdvisoryLocks {
             then.sendAfter(acquire);
         } catch (PersistenceException e) {
             if (e.getCause() instanceof SQLException cause && LOCK_NOT_AVAILABLE.equals(cause.getSQLState())) {
-                timeouts.increment();
-                throw new LockTimeoutException(config.timeout(), config.retryAfter());
+                throw timedOut();
             }
             throw new PersistenceException("could not take advisory locks " + Arrays.toString(keys), e);
         } finally {
@@ -143,6 +136,12 @@ public class AdvisoryLocks {
         }
         return pass.left(config.timeout()).orElseThrow(() -> new IllegalStateException(
                 "an endpoint that takes locks must be marked @TakesLocks, so that it passes its event's gate"));
+    }
+
+    /** Every lock_timeout, whether it came in the database or at {@link EventGate}: counted, then thrown. */
+    LockTimeoutException timedOut() {
+        timeouts.increment();
+        return new LockTimeoutException(config.timeout(), config.retryAfter());
     }
 
     private void claimTransaction() {

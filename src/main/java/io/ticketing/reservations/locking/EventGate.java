@@ -16,8 +16,6 @@ import jakarta.ws.rs.core.Response;
 
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.ticketing.reservations.problem.ProblemMapper;
 import io.vertx.ext.web.RoutingContext;
@@ -41,23 +39,22 @@ import io.vertx.ext.web.RoutingContext;
 class EventGate {
 
     /** One event's places on this replica. */
-    record Places(Permits requests, Semaphore transactions, Counter timeouts, LockConfig config) {
+    record Places(Permits requests, Semaphore transactions, AdvisoryLocks locks) {
 
         LockTimeoutException timedOut() {
-            timeouts.increment();
-            return new LockTimeoutException(config.timeout(), config.retryAfter());
+            return locks.timedOut();
         }
     }
 
     private final Map<String, Places> byEvent = new ConcurrentHashMap<>();
     private final LockConfig config;
     private final GatePass pass;
-    private final Counter timeouts;
+    private final AdvisoryLocks locks;
 
-    EventGate(LockConfig config, GatePass pass, MeterRegistry meters) {
+    EventGate(LockConfig config, GatePass pass, AdvisoryLocks locks) {
         this.config = config;
         this.pass = pass;
-        this.timeouts = AdvisoryLocks.timeoutCounter(meters);
+        this.locks = locks;
     }
 
     /** On the event loop, after the token check and before the request takes a request thread. */
@@ -70,7 +67,7 @@ class EventGate {
         long arrived = System.nanoTime();
         Places places = byEvent.computeIfAbsent(request.getUriInfo().getPathParameters().getFirst("event"),
                 event -> new Places(new Permits(config.requestsPerEvent()),
-                        new Semaphore(config.writersPerEvent()), timeouts, config));
+                        new Semaphore(config.writersPerEvent()), locks));
         pass.entered(arrived, config.timeout(), places);
         CompletableFuture<Void> entered = places.requests().enter().orTimeout(config.timeout().toNanos(),
                 TimeUnit.NANOSECONDS);
