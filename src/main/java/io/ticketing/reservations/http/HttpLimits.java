@@ -35,7 +35,7 @@ public class HttpLimits {
     }
 
     void install(@Observes Router router) {
-        router.route().order(Integer.MIN_VALUE).handler(this::check);
+        router.route().order(Integer.MIN_VALUE + 1).handler(this::check);
         router.route().order(Integer.MIN_VALUE).failureHandler(this::bodyTooLarge);
     }
 

@@ -14,7 +14,11 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
 import io.quarkus.arc.Arc;
+import io.quarkus.runtime.Startup;
 import io.ticketing.reservations.jdbc.Jdbc;
 
 /**
@@ -38,6 +42,8 @@ import io.ticketing.reservations.jdbc.Jdbc;
  * follow can be sent with the locks ({@link #lockObjectsThen}): the holder then waits for no round trip to the
  * service before them.
  */
+// Created at start, so that its metrics are published (at zero) before the first lock: alerts need the series.
+@Startup
 @ApplicationScoped
 public class AdvisoryLocks {
 
@@ -54,14 +60,16 @@ public class AdvisoryLocks {
     private final GatePass pass;
     private final Timer waitTime;
     private final Counter timeouts;
+    private final Tracer tracer;
 
     AdvisoryLocks(Jdbc jdbc, TransactionSynchronizationRegistry registry, DurableTransactions transactions,
-            LockConfig config, GatePass pass, MeterRegistry meters) {
+            LockConfig config, GatePass pass, MeterRegistry meters, Tracer tracer) {
         this.jdbc = jdbc;
         this.registry = registry;
         this.transactions = transactions;
         this.config = config;
         this.pass = pass;
+        this.tracer = tracer;
         this.waitTime = Timer.builder("inventory.lock.wait")
                 .description(
                         "Time spent acquiring the advisory locks of one transaction, with the statements sent with them")
@@ -86,7 +94,7 @@ public class AdvisoryLocks {
         long[] objectKeys = objects.stream().mapToLong(LockTarget::key).distinct().toArray();
         long eventKey = LockTarget.event(eventId).key();
         if (objectKeys.length > MAX_EXCLUSIVE_OBJECTS) {
-            acquire(new Long[]{eventKey}, new Boolean[]{false}, then);
+            acquire(new Long[]{eventKey}, new Boolean[]{false}, objectKeys.length, then);
             return;
         }
         Long[] keys = new Long[objectKeys.length + 1];
@@ -97,32 +105,50 @@ public class AdvisoryLocks {
             keys[i + 1] = objectKeys[i];
             shared[i + 1] = false;
         }
-        acquire(keys, shared, then);
+        acquire(keys, shared, objectKeys.length, then);
     }
 
     /** Locks the whole event exclusively: for changes that cannot tell which objects they touch. */
     public void lockEvent(long eventId) {
-        acquire(new Long[]{LockTarget.event(eventId).key()}, new Boolean[]{false}, jdbc.roundTrip());
+        acquire(new Long[]{LockTarget.event(eventId).key()}, new Boolean[]{false}, 0, jdbc.roundTrip());
     }
 
-    private void acquire(Long[] keys, Boolean[] shared, Jdbc.RoundTrip then) {
+    /**
+     * Takes {@code keys} in one statement, traced as a span of its own ({@code inventory.lock.acquire}) with the
+     * number of objects asked for, whether the event was locked exclusively, the time already spent at the gate
+     * and the wait here.
+     */
+    private void acquire(Long[] keys, Boolean[] shared, int objects, Jdbc.RoundTrip then) {
         claimTransaction();
-        long budgetMillis = budget().toMillis();
-        if (budgetMillis <= 0) {
-            throw timedOut();
-        }
+        Duration budget = budget();
+        Span span = tracer.spanBuilder("inventory.lock.acquire")
+                .setAttribute("inventory.lock.objects", objects)
+                .setAttribute("inventory.lock.event_exclusive", !shared[0])
+                .setAttribute("inventory.lock.gate_wait_ms", config.timeout().minus(budget).toMillis())
+                .startSpan();
         long started = System.nanoTime();
-        Jdbc.Statement acquire = jdbc.statement(ACQUIRE).set("keys", keys).set("shared", shared).set("budget_ms",
-                Math.toIntExact(budgetMillis));
         try {
-            then.sendAfter(acquire);
-        } catch (PersistenceException e) {
-            if (e.getCause() instanceof SQLException cause && LOCK_NOT_AVAILABLE.equals(cause.getSQLState())) {
+            if (budget.toMillis() <= 0) {
                 throw timedOut();
             }
-            throw new PersistenceException("could not take advisory locks " + Arrays.toString(keys), e);
+            Jdbc.Statement acquire = jdbc.statement(ACQUIRE).set("keys", keys).set("shared", shared)
+                    .set("budget_ms", Math.toIntExact(budget.toMillis()));
+            try {
+                then.sendAfter(acquire);
+            } catch (PersistenceException e) {
+                if (e.getCause() instanceof SQLException cause && LOCK_NOT_AVAILABLE.equals(cause.getSQLState())) {
+                    throw timedOut();
+                }
+                throw new PersistenceException("could not take advisory locks " + Arrays.toString(keys), e);
+            } finally {
+                waitTime.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+            }
+        } catch (RuntimeException e) {
+            span.setStatus(StatusCode.ERROR, e instanceof LockTimeoutException ? "lock_timeout" : e.getMessage());
+            throw e;
         } finally {
-            waitTime.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+            span.setAttribute("inventory.lock.wait_ms", (System.nanoTime() - started) / 1_000_000);
+            span.end();
         }
     }
 

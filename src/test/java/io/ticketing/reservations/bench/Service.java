@@ -31,11 +31,15 @@ public final class Service implements AutoCloseable {
 
     private final Process process;
     public final String base;
+    private final String managementPort;
+    /** Where health and metrics answer: the management port, or the API port for a build older than it. */
+    public String management;
     private long peakRssKb;
 
-    private Service(Process process, String base) {
+    private Service(Process process, String base, String managementPort) {
         this.process = process;
         this.base = base;
+        this.managementPort = managementPort;
     }
 
     static Service start(String jdbcUrl, String username, String password, Map<String, String> extraEnv)
@@ -49,10 +53,8 @@ public final class Service implements AutoCloseable {
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: the benchmark command packages the app first");
         }
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
+        int port = freePort();
+        int managementPort = freePort();
         // The JVM sizes itself as in the container image (docker/Dockerfile) under the 512 MiB limit of k8s/.
         List<String> command = new ArrayList<>(List.of("java", "-XX:MaxRAM=512m", "-XX:MaxRAMPercentage=60",
                 "-XX:+UseSerialGC"));
@@ -69,11 +71,13 @@ public final class Service implements AutoCloseable {
         env.put("QUARKUS_DATASOURCE_USERNAME", username);
         env.put("QUARKUS_DATASOURCE_PASSWORD", password == null ? "" : password);
         env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
+        env.put("QUARKUS_MANAGEMENT_PORT", Integer.toString(managementPort));
         env.put("AUTH_ADMIN_TOKENS", ADMIN);
         env.put("AUTH_STOREFRONT_TOKENS", STOREFRONT);
         env.put("QUARKUS_LOG_LEVEL", "WARN");
         env.putAll(extraEnv);
-        Service service = new Service(builder.start(), "http://127.0.0.1:" + port);
+        Service service = new Service(builder.start(), "http://127.0.0.1:" + port,
+                "http://127.0.0.1:" + managementPort);
         try {
             service.awaitReady();
         } catch (RuntimeException | AssertionError e) {
@@ -83,27 +87,39 @@ public final class Service implements AutoCloseable {
         return service;
     }
 
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
     private void awaitReady() {
         HttpClient http = HttpClient.newHttpClient();
         Eventually.within(Duration.ofSeconds(60), "the service ready on " + base, () -> {
             if (!process.isAlive()) {
                 throw new IllegalStateException("the service exited; see target/bench-service.log");
             }
-            try {
-                return http.send(HttpRequest.newBuilder(URI.create(base + "/q/health/ready")).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-            } catch (IOException notListeningYet) {
-                return false;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
+            for (String candidate : List.of(managementPort, base)) {
+                try {
+                    if (http.send(HttpRequest.newBuilder(URI.create(candidate + "/q/health/ready")).build(),
+                            HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                        management = candidate;
+                        return true;
+                    }
+                } catch (IOException notListeningYet) {
+                    // not yet, or not there in this build
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
             }
+            return false;
         });
     }
 
     private String scrapeMetrics() throws Exception {
         return HttpClient.newHttpClient()
-                .send(HttpRequest.newBuilder(URI.create(base + "/q/metrics")).build(),
+                .send(HttpRequest.newBuilder(URI.create(management + "/q/metrics")).build(),
                         HttpResponse.BodyHandlers.ofString())
                 .body();
     }

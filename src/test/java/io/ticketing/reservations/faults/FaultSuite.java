@@ -152,7 +152,7 @@ public final class FaultSuite {
         Shoppers unaffected = other.shoppers(replicas);
         AtomicLong slowest = new AtomicLong();
         for (int replica = 0; replica < 2; replica++) {
-            probe(replicas.get(replica).base, replica, locked, other, unaffected); // untimed: fresh JVMs
+            probe(replicas.get(replica), replica, locked, other, unaffected); // untimed: fresh JVMs
         }
         try (Connection holder = DriverManager.getConnection(database.url(), database.username(),
                 database.password()); Statement statement = holder.createStatement()) {
@@ -165,7 +165,8 @@ public final class FaultSuite {
                 String base = replicas.get(replica).base;
                 slowest.accumulateAndGet(timed(() -> get(base + "/api/v1/events/" + locked.slug + "/catalog")),
                         Math::max);
-                slowest.accumulateAndGet(timed(() -> get(base + "/q/health/ready")), Math::max);
+                String management = replicas.get(replica).management;
+                slowest.accumulateAndGet(timed(() -> get(management + "/q/health/ready")), Math::max);
                 int on = replica;
                 slowest.accumulateAndGet(timed(() -> unaffected.post(on, "/api/v1/events/" + locked.slug + "/carts",
                         null)), Math::max);
@@ -186,9 +187,10 @@ public final class FaultSuite {
      * What must not wait for a locked event: its ticket page, readiness, a cart in it, and an add to cart in another
      * event. Returns the slowest answer's time in milliseconds.
      */
-    private long probe(String base, int replica, Sale locked, Sale other, Shoppers unaffected) {
+    private long probe(Service service, int replica, Sale locked, Sale other, Shoppers unaffected) {
+        String base = service.base;
         return List.<Runnable>of(() -> get(base + "/api/v1/events/" + locked.slug + "/catalog"),
-                () -> get(base + "/q/health/ready"),
+                () -> get(service.management + "/q/health/ready"),
                 () -> unaffected.post(replica, "/api/v1/events/" + locked.slug + "/carts", null),
                 () -> buyOne(unaffected, replica, other)).stream().mapToLong(FaultSuite::timed).max().orElse(0);
     }
@@ -203,7 +205,7 @@ public final class FaultSuite {
         long slowestReadiness = 0;
         while (System.nanoTime() < until) {
             for (Service replica : replicas) {
-                slowestReadiness = Math.max(slowestReadiness, timed(() -> get(replica.base + "/q/health/ready")));
+                slowestReadiness = Math.max(slowestReadiness, timed(() -> get(replica.management + "/q/health/ready")));
             }
         }
         shoppers.finish();
@@ -250,7 +252,7 @@ public final class FaultSuite {
             Future<Duration> exit = clients.submit(stopping::terminate);
             long sent = System.nanoTime();
             while (notReady < 0 && System.nanoTime() - sent < Duration.ofSeconds(5).toNanos()) {
-                if (get(stopping.base + "/q/health/ready") == 503) {
+                if (get(stopping.management + "/q/health/ready") == 503) {
                     notReady = (System.nanoTime() - sent) / 1_000_000;
                 }
             }

@@ -1,6 +1,7 @@
 package io.ticketing.reservations.locking;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -33,6 +34,32 @@ public class LockProbe {
         if (!release.await(30, TimeUnit.SECONDS)) {
             throw new IllegalStateException("the test never released the locks");
         }
+    }
+
+    /** Locks that a transaction on another thread holds until {@link #close}. */
+    public record Held(CountDownLatch release, CompletableFuture<Void> holder) implements AutoCloseable {
+        @Override
+        public void close() throws Exception {
+            release.countDown();
+            holder.get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** {@link #lockAndHold} on another thread; returns once the locks are held. */
+    public Held holdInBackground(long eventId, List<LockTarget> targets) throws InterruptedException {
+        CountDownLatch acquired = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<Void> holder = CompletableFuture.runAsync(() -> {
+            try {
+                lockAndHold(eventId, targets, acquired, release);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        if (!acquired.await(5, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the locks were not taken within 5 s");
+        }
+        return new Held(release, holder);
     }
 
     @DurableTransaction

@@ -1,14 +1,12 @@
 package io.ticketing.reservations.locking;
 
 import static io.restassured.RestAssured.given;
+import static io.ticketing.reservations.support.Management.management;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
 
@@ -26,17 +24,7 @@ class LockTimeoutHttpTest {
     void aLockTimeoutIsARetryable503ProblemAndIsCounted() throws Exception {
         long event = 424_242;
         double timeoutsBefore = lockTimeoutsCounted();
-        CountDownLatch held = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        CompletableFuture<Void> holder = CompletableFuture.runAsync(() -> {
-            try {
-                probe.lockAndHold(event, List.of(LockTarget.quota(9)), held, release);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        assertThat(held.await(5, TimeUnit.SECONDS)).isTrue();
-        try {
+        try (LockProbe.Held held = probe.holdInBackground(event, List.of(LockTarget.quota(9)))) {
             given().post("/test/locks/{event}/quotas/{quota}", event, 9)
                     .then()
                     .statusCode(503)
@@ -45,10 +33,7 @@ class LockTimeoutHttpTest {
                     .body("code", equalTo("lock_timeout"))
                     .body("status", equalTo(503))
                     .body("title", equalTo("Too busy"));
-        } finally {
-            release.countDown();
         }
-        holder.get(10, TimeUnit.SECONDS);
         given().post("/test/locks/{event}/quotas/{quota}", event, 9).then().statusCode(204);
         assertThat(lockTimeoutsCounted()).isEqualTo(timeoutsBefore + 1);
     }
@@ -56,7 +41,7 @@ class LockTimeoutHttpTest {
     @Test
     void lockWaitTimeIsExposedAsAMetric() {
         given().post("/test/locks/{event}/quotas/{quota}", 434_343, 1).then().statusCode(204);
-        given().get("/q/metrics").then().statusCode(200)
+        management().get("/q/metrics").then().statusCode(200)
                 .body(containsString("inventory_lock_wait_seconds_count"))
                 .body(containsString("inventory_lock_wait_seconds{quantile=\"0.99\""));
         assertThat(metric("inventory_lock_wait_seconds_count")).isGreaterThan(0);
@@ -67,7 +52,7 @@ class LockTimeoutHttpTest {
     }
 
     private static double metric(String name) {
-        String body = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String body = management().get("/q/metrics").then().statusCode(200).extract().asString();
         return body.lines()
                 .filter(line -> line.startsWith(name + " ") || line.startsWith(name + "{"))
                 .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))

