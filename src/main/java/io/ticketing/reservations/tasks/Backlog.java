@@ -8,12 +8,15 @@ import jakarta.persistence.EntityManager;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.runtime.Startup;
 
 /**
  * Publishes what waits for a human or a receiver: tasks that failed for good, and webhooks not yet delivered with
  * the age of the oldest (the alerts in k8s/ watch them). Counted once a sweep interval rather than on each
- * scrape, so that a slow database never slows the metrics endpoint; every replica publishes the same numbers.
+ * scrape, so that a slow database never slows the metrics endpoint. Every replica that sweeps publishes the same
+ * numbers; one that does not (TASKS_ENABLED=false) publishes zeros, so the alerts take the maximum.
  */
+@Startup
 @ApplicationScoped
 public class Backlog implements Sweep {
 
