@@ -1,6 +1,7 @@
 package io.ticketing.reservations.http;
 
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
 import jakarta.enterprise.event.Observes;
@@ -48,7 +49,7 @@ public class RequestLog {
         }
         HttpServerRequest request = context.request();
         String given = request.getHeader(HEADER);
-        String id = given != null && PLAIN_TOKEN.matcher(given).matches() ? given : UUID.randomUUID().toString();
+        String id = given != null && PLAIN_TOKEN.matcher(given).matches() ? given : newId();
         context.put(MDC_KEY, id);
         MDC.put(MDC_KEY, id);
         context.response().putHeader(HEADER, id);
@@ -57,6 +58,17 @@ public class RequestLog {
             context.addEndHandler(ended -> logEnd(id, request, context.response().getStatusCode(), started));
         }
         context.next();
+    }
+
+    /**
+     * A random (version 4) UUID from the thread's own generator: an id needs to be unique, not unpredictable, and
+     * {@link UUID#randomUUID()} would have every request take the one SecureRandom's lock on the event loop.
+     */
+    private static String newId() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        long high = random.nextLong() & ~0xF000L | 0x4000L;
+        long low = random.nextLong() & ~0xC000000000000000L | 0x8000000000000000L;
+        return new UUID(high, low).toString();
     }
 
     private static void logEnd(String id, HttpServerRequest request, int status, long started) {
