@@ -1,8 +1,9 @@
 package io.ticketing.reservations.bench;
 
+import static io.ticketing.reservations.support.LocalResources.freePort;
+
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -92,12 +93,6 @@ public final class Service implements AutoCloseable {
             throw e;
         }
         return service;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
     private void awaitReady() {

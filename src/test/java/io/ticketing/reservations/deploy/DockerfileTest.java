@@ -1,5 +1,6 @@
 package io.ticketing.reservations.deploy;
 
+import static io.ticketing.reservations.support.LocalResources.deleteRecursively;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
@@ -45,7 +46,7 @@ class DockerfileTest {
         assertThat(List.of("data/db/base/PG_VERSION", "target/quarkus-app/quarkus-run.jar", "src/test/java/X.java",
                 ".git/HEAD")).as("kept out of the build context").noneMatch(ignore::admits);
 
-        delete(WORK);
+        deleteRecursively(WORK);
         Path context = Files.createDirectories(WORK.resolve("build"));
         Path repository = Files.createDirectories(WORK.resolve("repository"));
         Path settings = writeSettings(repository);
@@ -184,16 +185,6 @@ class DockerfileTest {
     private static long fileCount(Path directory) throws IOException {
         try (Stream<Path> files = Files.walk(directory)) {
             return files.filter(Files::isRegularFile).count();
-        }
-    }
-
-    private static void delete(Path directory) throws IOException {
-        if (Files.exists(directory)) {
-            try (Stream<Path> files = Files.walk(directory)) {
-                for (Path path : files.sorted((a, b) -> b.compareTo(a)).toList()) {
-                    Files.delete(path);
-                }
-            }
         }
     }
 

@@ -1,14 +1,15 @@
 package io.ticketing.reservations.faults;
 
+import static io.ticketing.reservations.support.LocalResources.deleteRecursively;
+import static io.ticketing.reservations.support.LocalResources.freePort;
+
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -152,22 +153,6 @@ final class Database implements AutoCloseable {
         Process process = new ProcessBuilder(command).inheritIO().start();
         if (process.waitFor() != 0) {
             throw new IllegalStateException(String.join(" ", command) + " failed");
-        }
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
-    private static void deleteRecursively(Path directory) throws IOException {
-        if (Files.exists(directory)) {
-            try (Stream<Path> paths = Files.walk(directory)) {
-                for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(path);
-                }
-            }
         }
     }
 }

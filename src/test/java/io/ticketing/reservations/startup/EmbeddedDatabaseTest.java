@@ -1,16 +1,13 @@
 package io.ticketing.reservations.startup;
 
+import static io.ticketing.reservations.support.LocalResources.deleteRecursively;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
@@ -34,13 +31,5 @@ class EmbeddedDatabaseTest {
 
     private static Connection connect(EmbeddedDatabase database) throws SQLException {
         return DriverManager.getConnection(database.jdbcUrl(), database.username(), database.password());
-    }
-
-    private static void deleteRecursively(Path directory) throws IOException {
-        if (Files.exists(directory)) {
-            try (Stream<Path> paths = Files.walk(directory)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-            }
-        }
     }
 }
