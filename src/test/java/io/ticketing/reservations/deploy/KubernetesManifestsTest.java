@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.StringReader;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -83,6 +84,11 @@ class KubernetesManifestsTest {
                     "storage", "affinity", "resources", "monitoring", "minSyncReplicas", "maxSyncReplicas"),
             "Pooler", Set.of("cluster", "instances", "type", "pgbouncer"));
 
+    private static final String APPLICATION_PROPERTIES = read(Path.of("src/main/resources/application.properties"));
+    /** Computed once for the base and both overlays. */
+    private static Set<String> serviceVariables;
+    private static Set<String> publishedMetrics;
+
     @Test
     void everyManifestIsValidForItsSchemaAndTheBaseHoldsWhatProductionNeeds() throws IOException {
         List<Path> files = Files.readString(K8S.resolve("base/kustomization.yaml")).lines()
@@ -129,9 +135,7 @@ class KubernetesManifestsTest {
         Map<String, Integer> ports = app.getPorts().stream()
                 .collect(Collectors.toMap(ContainerPort::getName, ContainerPort::getContainerPort));
         Properties configured = new Properties();
-        try (var in = Files.newInputStream(Path.of("src/main/resources/application.properties"))) {
-            configured.load(in);
-        }
+        configured.load(new StringReader(APPLICATION_PROPERTIES));
         assertThat(ports).as("the ports of application.properties (tests run on random ones)")
                 .containsExactlyInAnyOrderEntriesOf(Map.of(
                         "http", Integer.valueOf(configured.getProperty("quarkus.http.port")),
@@ -209,24 +213,30 @@ class KubernetesManifestsTest {
 
     /** Whether {@code variable} sets one of the service's settings (application.properties or a mapping). */
     private void isAVariableTheServiceReads(String variable) {
-        Set<String> names = new HashSet<>();
-        ConfigProvider.getConfig().getPropertyNames().forEach(names::add);
-        for (String mapping : CONFIG_MAPPINGS) {
-            try {
-                Class<?> type = Class.forName("io.ticketing.reservations." + mapping);
-                names.addAll(ConfigMappings.getProperties(ConfigMappings.ConfigClass.configClass(type)).keySet());
-            } catch (ClassNotFoundException e) {
-                throw new AssertionError(e);
+        assertThat(serviceVariables()).as("%s sets a setting of the service", variable).contains(variable);
+    }
+
+    /** The environment variables the service reads: its settings' names as variables, and the ${VAR:...} it names. */
+    private static synchronized Set<String> serviceVariables() {
+        if (serviceVariables == null) {
+            Set<String> variables = new HashSet<>();
+            ConfigProvider.getConfig().getPropertyNames().forEach(name -> variables.add(environmentName(name)));
+            for (String mapping : CONFIG_MAPPINGS) {
+                try {
+                    Class<?> type = Class.forName("io.ticketing.reservations." + mapping);
+                    ConfigMappings.getProperties(ConfigMappings.ConfigClass.configClass(type)).keySet()
+                            .forEach(name -> variables.add(environmentName(name)));
+                } catch (ClassNotFoundException e) {
+                    throw new AssertionError(e);
+                }
             }
+            Matcher named = Pattern.compile("\\$\\{([A-Z0-9_]+):").matcher(APPLICATION_PROPERTIES);
+            while (named.find()) {
+                variables.add(named.group(1));
+            }
+            serviceVariables = variables;
         }
-        boolean known = names.stream().anyMatch(name -> environmentName(name).equals(variable));
-        try {
-            known |= Files.readString(Path.of("src/main/resources/application.properties"))
-                    .contains("${" + variable + ":");
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-        assertThat(known).as("%s sets a setting of the service", variable).isTrue();
+        return serviceVariables;
     }
 
     private static String environmentName(String property) {
@@ -234,7 +244,10 @@ class KubernetesManifestsTest {
     }
 
     /** Metrics the running service publishes, after one order and one refusal have been counted. */
-    private static Set<String> publishedMetrics() {
+    private static synchronized Set<String> publishedMetrics() {
+        if (publishedMetrics != null) {
+            return publishedMetrics;
+        }
         String event = newEvent("manifests");
         long item = newItem(event, "Ticket", "10.00");
         newQuota(event, 1, List.of(item));
@@ -246,6 +259,7 @@ class KubernetesManifestsTest {
         while (matcher.find()) {
             names.add(matcher.group(1));
         }
+        publishedMetrics = names;
         return names;
     }
 
@@ -256,6 +270,14 @@ class KubernetesManifestsTest {
             names.add(matcher.group(1));
         }
         return names;
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
     }
 
     private static List<HasMetadata> read(List<Path> files) throws IOException {
