@@ -40,8 +40,10 @@ public class CartService {
     private final Reservations reservations;
     private final ReservationConfig config;
     private final Jdbc jdbc;
+    private final Deadlines deadlines;
 
-    CartService(Reservations reservations, ReservationConfig config, Jdbc jdbc) {
+    CartService(Reservations reservations, ReservationConfig config, Jdbc jdbc, Deadlines deadlines) {
+        this.deadlines = deadlines;
         this.reservations = reservations;
         this.config = config;
         this.jdbc = jdbc;
@@ -54,7 +56,7 @@ public class CartService {
     @Transactional(Transactional.TxType.SUPPORTS)
     public Contents create(Event event) {
         Cart cart = jdbc.statement(Cart.INSERT).set("id", RandomIds.next()).set("event", event.id)
-                .set("expires", Deadlines.inSeconds(event.cartTtlSeconds)).list(Cart::read).get(0);
+                .set("expires", deadlines.inSeconds(event.cartTtlSeconds)).list(Cart::read).get(0);
         return new Contents(cart, List.of());
     }
 
@@ -89,7 +91,7 @@ public class CartService {
             throw new ApiException(413, "too_many_positions", "Content Too Large",
                     count + " positions in one request; at most " + config.maxPositions() + " are allowed.");
         }
-        Instant expires = Deadlines.inSeconds(event.cartTtlSeconds);
+        Instant expires = deadlines.inSeconds(event.cartTtlSeconds);
         List<Claim> claims = claimsFor(event, positions);
         // Three round trips: the cart locked with its new deadline, its positions for the answer, and what deciding
         // the locks needs; then the locks, the counts and the insert; then the commit. Nothing is read after it.
@@ -112,7 +114,7 @@ public class CartService {
     public Cart extend(Event event, String cartId) {
         Cart cart = lock(event, cartId);
         List<CartPosition> positions = cart.positions();
-        Instant expires = Deadlines.inSeconds(event.cartTtlSeconds);
+        Instant expires = deadlines.inSeconds(event.cartTtlSeconds);
         for (CartPosition position : positions) {
             Instant holdableUntil = position.createdAt.plus(config.maxHold());
             if (expires.isAfter(holdableUntil)) {
@@ -131,7 +133,7 @@ public class CartService {
      * capacity now. Call once, in the caller's durable transaction; it fails if any no longer fits.
      */
     public void reviveStale(Event event, List<CartPosition> positions) {
-        Instant now = Instant.now();
+        Instant now = deadlines.now();
         List<CartPosition> stale = positions.stream()
                 .filter(position -> config.needsRecheck(position.expires, now)).toList();
         reservations.reserve(event.id, stale.stream().map(CartPosition::claim).toList(),

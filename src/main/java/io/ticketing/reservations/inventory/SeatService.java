@@ -19,7 +19,6 @@ import io.ticketing.reservations.locking.DurableTransaction;
 import io.ticketing.reservations.problem.ApiException;
 import io.ticketing.reservations.problem.NotFoundException;
 import io.ticketing.reservations.problem.ValidationException;
-import io.ticketing.reservations.reservation.AdminReservations;
 
 /** The seating plan. New seats only add capacity, so creating them takes no lock. */
 @ApplicationScoped
@@ -48,9 +47,9 @@ public class SeatService {
     }
 
     private final EntityManager entityManager;
-    private final AdminReservations reservations;
+    private final CapacityGuard reservations;
 
-    SeatService(EntityManager entityManager, AdminReservations reservations) {
+    SeatService(EntityManager entityManager, CapacityGuard reservations) {
         this.entityManager = entityManager;
         this.reservations = reservations;
     }

@@ -1,5 +1,6 @@
 package io.ticketing.reservations.inventory;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,6 @@ import io.ticketing.reservations.problem.ApiException;
 import io.ticketing.reservations.problem.InUseException;
 import io.ticketing.reservations.problem.NotFoundException;
 import io.ticketing.reservations.problem.ValidationException;
-import io.ticketing.reservations.reservation.AdminReservations;
 
 /** Vouchers. One that blocks quota or holds a seat makes things less available, so it is reserved first. */
 @ApplicationScoped
@@ -33,10 +33,12 @@ public class VoucherService {
     /** Expired holds count for nothing but still refer to the voucher: they go with it. */
     private static final String DELETE_EXPIRED_HOLDS = "DELETE FROM cart_positions WHERE voucher_id = :voucher AND expires < now()";
 
-    private final AdminReservations reservations;
+    private final CapacityGuard reservations;
     private final EntityManager entityManager;
+    private final Clock clock;
 
-    VoucherService(AdminReservations reservations, EntityManager entityManager) {
+    VoucherService(CapacityGuard reservations, EntityManager entityManager, Clock clock) {
+        this.clock = clock;
         this.reservations = reservations;
         this.entityManager = entityManager;
     }
@@ -104,7 +106,7 @@ public class VoucherService {
     public Voucher update(Event event, String code, long expectedVersion, InventoryRequests.VoucherChanges changes) {
         Voucher voucher = get(event, code);
         IfMatch.check(expectedVersion, voucher.version);
-        Instant now = Instant.now();
+        Instant now = clock.instant();
         int maxUsages = changes.maxUsages() == null ? voucher.maxUsages : changes.maxUsages();
         Instant validUntil = changes.validUntil() == null ? voucher.validUntil : changes.validUntil().orElse(null);
         boolean blockQuota = changes.blockQuota() == null ? voucher.blockQuota : changes.blockQuota();
@@ -117,7 +119,7 @@ public class VoucherService {
         Seat seat = voucher.seatId == null ? null : Seat.findById(voucher.seatId);
         boolean heldSeatBefore = seat != null
                 && holdsSeat(voucher.maxUsages, voucher.redeemed, !voucher.hasExpired(now));
-        reservations.reserveForVoucher(voucher, seat, new AdminReservations.VoucherChange(
+        reservations.reserveForVoucher(voucher, seat, new CapacityGuard.VoucherChange(
                 voucher.blockQuota && !voucher.hasExpired(now) ? Math.max(voucher.maxUsages - voucher.redeemed, 0) : 0,
                 blockQuota && validAfter ? usesLeftAfter : 0,
                 seat != null && !heldSeatBefore && holdsSeat(maxUsages, voucher.redeemed, validAfter),

@@ -131,8 +131,7 @@ public class AdvisoryLocks {
             if (budget.toMillis() <= 0) {
                 throw timedOut();
             }
-            Jdbc.Statement acquire = jdbc.statement(ACQUIRE).set("keys", keys).set("shared", shared)
-                    .set("budget_ms", Math.toIntExact(budget.toMillis()));
+            Jdbc.Statement acquire = acquisition(jdbc, keys, shared, Math.toIntExact(budget.toMillis()));
             try {
                 then.sendAfter(acquire);
             } catch (PersistenceException e) {
@@ -150,6 +149,14 @@ public class AdvisoryLocks {
             span.setAttribute("inventory.lock.wait_ms", (System.nanoTime() - started) / 1_000_000);
             span.end();
         }
+    }
+
+    /**
+     * The statement that takes the keys. A test profile replaces it with one that takes none, to show that every
+     * contention test fails without the locks (as pretix's {@code skip-locking} does).
+     */
+    protected Jdbc.Statement acquisition(Jdbc jdbc, Long[] keys, Boolean[] shared, int budgetMs) {
+        return jdbc.statement(ACQUIRE).set("keys", keys).set("shared", shared).set("budget_ms", budgetMs);
     }
 
     /**

@@ -8,15 +8,21 @@ import jakarta.transaction.SystemException;
 import jakarta.transaction.TransactionManager;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.arc.Arc;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.narayana.jta.QuarkusTransactionException;
+import io.ticketing.reservations.problem.InventoryChanged;
 
 /**
  * Begins the transactions {@link DurableTransaction} stands for. A {@code @DurableTransaction} method begins one of
  * its own; inside {@link #forRequest} it joins the one begun there instead, so that what the request layer writes
  * beside the change (an {@code Idempotency-Key}'s outcome) commits with it. Either way one durable method runs per
  * transaction, and the transaction is its outermost.
+ *
+ * <p>A transaction the inventory changed under ({@link InventoryChanged}) is rolled back and run again, up to
+ * {@value #ATTEMPTS} times in all: it wrote nothing, and its next run locks and reads what now holds.
  */
 @ApplicationScoped
 public class DurableTransactions {
@@ -25,14 +31,19 @@ public class DurableTransactions {
     private static final Object DURABLE = DurableTransaction.class;
     /** Registry key marking a request's transaction that no durable method has joined yet. */
     private static final Object JOINABLE = DurableTransactions.class;
+    static final int ATTEMPTS = 3;
 
     private final TransactionManager transactionManager;
     private final TransactionSynchronizationRegistry registry;
     private final LockConfig config;
     private final GatePass pass;
+    private final Counter retries;
 
     DurableTransactions(TransactionManager transactionManager, TransactionSynchronizationRegistry registry,
-            LockConfig config, GatePass pass) {
+            LockConfig config, GatePass pass, MeterRegistry meters) {
+        this.retries = Counter.builder("inventory.retries")
+                .description("Transactions run again because the inventory changed under them")
+                .register(meters);
         this.transactionManager = transactionManager;
         this.registry = registry;
         this.config = config;
@@ -78,8 +89,21 @@ public class DurableTransactions {
         }
     }
 
-    /** In a request that passed {@link EventGate}, only once it has one of its event's transaction places. */
     private <T> T begin(Callable<T> work) throws Exception {
+        for (int attempt = 1;; attempt++) {
+            try {
+                return beginOnce(work);
+            } catch (Exception e) {
+                if (attempt == ATTEMPTS || !InventoryChanged.isCause(e)) {
+                    throw e;
+                }
+                retries.increment();
+            }
+        }
+    }
+
+    /** In a request that passed {@link EventGate}, only once it has one of its event's transaction places. */
+    private <T> T beginOnce(Callable<T> work) throws Exception {
         boolean inRequest = Arc.container().requestContext().isActive();
         if (inRequest) {
             pass.beginTransaction();

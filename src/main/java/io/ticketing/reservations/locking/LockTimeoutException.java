@@ -16,11 +16,4 @@ public class LockTimeoutException extends ApiException {
         super(503, "lock_timeout", "Too busy", detail);
         retryAfter(retryAfter);
     }
-
-    /** An admin put an item in a quota while the locks were being taken: the locks taken are not enough. */
-    public static LockTimeoutException inventoryChanged(Duration retryAfter) {
-        return new LockTimeoutException(
-                "The inventory changed while it was being reserved. Nothing was changed; retry the request.",
-                retryAfter);
-    }
 }

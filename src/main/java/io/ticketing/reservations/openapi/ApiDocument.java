@@ -146,6 +146,7 @@ public class ApiDocument implements OASFilter {
         }
         if (method != PathItem.HttpMethod.GET) {
             add(codes, "503", "lock_timeout");
+            add(codes, "503", "inventory_changed");
         }
         codes.forEach((status, values) -> operation.getResponses().addAPIResponse(status, refusal(status, values)));
         operation.getResponses().getAPIResponses().forEach((status, response) -> {

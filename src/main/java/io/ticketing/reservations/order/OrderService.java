@@ -1,6 +1,5 @@
 package io.ticketing.reservations.order;
 
-import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
 import java.util.List;
@@ -63,9 +62,11 @@ public class OrderService {
     private final MeterRegistry meters;
     private final Webhooks webhooks;
     private final Jdbc jdbc;
+    private final Deadlines deadlines;
 
     OrderService(CartService carts, Reservations reservations, EntityManager entityManager, MeterRegistry meters,
-            Webhooks webhooks, Jdbc jdbc) {
+            Webhooks webhooks, Jdbc jdbc, Deadlines deadlines) {
+        this.deadlines = deadlines;
         this.carts = carts;
         this.reservations = reservations;
         this.entityManager = entityManager;
@@ -95,8 +96,8 @@ public class OrderService {
         order.code = RandomIds.next();
         order.email = request.email().strip();
         order.status = Order.Status.PENDING;
-        order.createdAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
-        order.expires = Deadlines.inSeconds(event.paymentTermSeconds);
+        order.createdAt = deadlines.now().truncatedTo(ChronoUnit.MICROS);
+        order.expires = deadlines.inSeconds(event.paymentTermSeconds);
         // Vouchers before the sales counters, the order in which paying and cancelling take them (the status
         // change's trigger runs at flush): taken the other way round, a checkout and a cancel can deadlock.
         changeRedemptions(REDEEM, cart.positions().stream().map(position -> position.voucherId).toList());

@@ -18,8 +18,6 @@ import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
-import io.ticketing.reservations.locking.LockTimeoutException;
-
 /** The one place where failures become {@code application/problem+json} responses. */
 public class ProblemMapper {
 
@@ -62,8 +60,8 @@ public class ProblemMapper {
 
     @ServerExceptionMapper
     public Response unexpected(Exception e) {
-        if (sqlState(e, FOREIGN_KEY_VIOLATION)) {
-            return respond(LockTimeoutException.inventoryChanged(Duration.ofSeconds(1)));
+        if (InventoryChanged.isCause(e)) {
+            return respond(new InventoryChanged());
         }
         if (lostTheDatabase(e)) {
             LOG.warnf("the database did not answer: %s", e.getMessage());
@@ -85,13 +83,6 @@ public class ProblemMapper {
         return new ApiException(503, "overloaded", "Too busy",
                 "Too many requests at once; nothing was changed. Retry the request.").retryAfter(Duration.ofSeconds(1));
     }
-
-    /**
-     * A row this request refers to was deleted meanwhile (an item, voucher or seat), or one it deletes was
-     * referred to meanwhile: deletes take no lock and rely on the foreign keys. The transaction rolled back; the
-     * retry gets the answer that now holds ({@code not_found}, {@code in_use}, ...).
-     */
-    private static final String FOREIGN_KEY_VIOLATION = "23503";
 
     /**
      * The connection failed or PostgreSQL is shutting down or starting (SQLSTATE class 08, 57P01 to 57P03): an

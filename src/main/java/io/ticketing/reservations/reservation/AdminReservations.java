@@ -6,6 +6,7 @@ import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.ticketing.reservations.inventory.CapacityGuard;
 import io.ticketing.reservations.inventory.QuotaCounter;
 import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
 import io.ticketing.reservations.inventory.Seat;
@@ -26,12 +27,7 @@ import io.ticketing.reservations.problem.InUseException;
  * Creating finite quotas and shrinking them lock in {@code InventoryService}; freeing capacity locks nothing.
  */
 @ApplicationScoped
-public class AdminReservations {
-
-    /** A voucher's change, as the numbers that decide what it takes. */
-    public record VoucherChange(int blockingBefore, int blockingAfter, boolean takesSeat, boolean lowersUses,
-            int maxUsagesAfter) {
-    }
+public class AdminReservations implements CapacityGuard {
 
     private final Reservations reservations;
     private final AdvisoryLocks locks;
@@ -43,13 +39,7 @@ public class AdminReservations {
         this.counter = counter;
     }
 
-    /** A new voucher: a blocking one takes {@code max_usages} from each finite quota, a seat-bound one its seat. */
-    public void reserveForVoucher(Voucher voucher, Seat seat) {
-        reserveForVoucher(voucher, seat,
-                new VoucherChange(0, voucher.blockQuota ? voucher.maxUsages : 0, seat != null, false, 0));
-    }
-
-    /** A changed voucher: what its blocking grows by, its seat if it starts to hold it, itself if it shrinks. */
+    @Override
     public void reserveForVoucher(Voucher voucher, Seat seat, VoucherChange change) {
         reservations.countingRefusals(() -> {
             int growth = change.blockingAfter() - change.blockingBefore();
@@ -94,7 +84,7 @@ public class AdminReservations {
         });
     }
 
-    /** Blocking a seat: refused while it is held, sold or reserved by a voucher. */
+    @Override
     public void reserveForBlocking(Seat seat) {
         reservations.countingRefusals(() -> {
             locks.lockObjects(seat.eventId, Set.of(LockTarget.seat(seat.id)));

@@ -28,9 +28,8 @@ import io.ticketing.reservations.inventory.SeatHolds;
 import io.ticketing.reservations.inventory.Voucher;
 import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.locking.AdvisoryLocks;
-import io.ticketing.reservations.locking.LockConfig;
 import io.ticketing.reservations.locking.LockTarget;
-import io.ticketing.reservations.locking.LockTimeoutException;
+import io.ticketing.reservations.problem.InventoryChanged;
 import io.ticketing.reservations.problem.NotFoundException;
 
 /**
@@ -67,15 +66,17 @@ public class Reservations {
     private final QuotaCounter counter;
     private final Jdbc jdbc;
     private final MeterRegistry meters;
-    private final LockConfig lockConfig;
+    private final Deadlines deadlines;
+    private final ReservationCheckpoints checkpoints;
 
-    Reservations(AdvisoryLocks locks, QuotaCounter counter, Jdbc jdbc, MeterRegistry meters,
-            LockConfig lockConfig) {
+    Reservations(AdvisoryLocks locks, QuotaCounter counter, Jdbc jdbc, MeterRegistry meters, Deadlines deadlines,
+            ReservationCheckpoints checkpoints) {
+        this.deadlines = deadlines;
+        this.checkpoints = checkpoints;
         this.locks = locks;
         this.counter = counter;
         this.jdbc = jdbc;
         this.meters = meters;
-        this.lockConfig = lockConfig;
     }
 
     /**
@@ -139,7 +140,7 @@ public class Reservations {
                 Map<Long, Item> itemsById = items.all().stream()
                         .collect(Collectors.toMap(item -> item.id, Function.identity()));
                 List<Membership> membershipsBefore = memberships.all();
-                checkRules(claims, itemsById, seats, vouchers, membershipsBefore);
+                checkRules(claims, itemsById, seats, vouchers, membershipsBefore, deadlines.now());
 
                 Set<LockTarget> locked = objectsToLock(claims, vouchers, membershipsBefore);
                 Set<Long> seatIds = ids(claims, Claim::seatId);
@@ -154,6 +155,7 @@ public class Reservations {
                         ? null
                         : afterLocks.add(voucherUsesLeft(voucherUses.keySet(), ownPositions));
                 Jdbc.Rows<T> written = write == null ? null : afterLocks.add(write);
+                checkpoints.beforeLocks(eventId);
                 locks.lockObjectsThen(eventId, locked, afterLocks);
 
                 requireLocked(objectsToLock(claims, vouchers, quotas.all()), locked);
@@ -166,6 +168,7 @@ public class Reservations {
                 if (usesLeft != null) {
                     checkVouchers(voucherUses, vouchers, usesLeft.all());
                 }
+                checkpoints.afterChecks(eventId);
                 return written == null ? List.of() : written.all();
             });
         }
@@ -201,7 +204,7 @@ public class Reservations {
 
     /** What the caller asks for must make sense before anything is locked. */
     private static void checkRules(List<Claim> claims, Map<Long, Item> items, Map<Long, Seat> seats,
-            Map<Long, Voucher> vouchers, List<Membership> quotas) {
+            Map<Long, Voucher> vouchers, List<Membership> quotas, Instant now) {
         Set<Long> seatsClaimed = new HashSet<>();
         for (Claim claim : claims) {
             Item item = items.get(claim.itemId());
@@ -223,13 +226,14 @@ public class Reservations {
             }
             Voucher voucher = claim.voucherId() == null ? null : vouchers.get(claim.voucherId());
             if (voucher != null) {
-                checkVoucherFits(voucher, item, seat, quotasOf(item.id, quotas));
+                checkVoucherFits(voucher, item, seat, quotasOf(item.id, quotas), now);
             }
         }
     }
 
-    private static void checkVoucherFits(Voucher voucher, Item item, Seat seat, List<Membership> quotasOfItem) {
-        if (voucher.hasExpired(Instant.now())) {
+    private static void checkVoucherFits(Voucher voucher, Item item, Seat seat, List<Membership> quotasOfItem,
+            Instant now) {
+        if (voucher.hasExpired(now)) {
             throw ReservationConflict.voucherExpired(voucher);
         }
         if (voucher.itemId != null && voucher.itemId != item.id) {
@@ -246,12 +250,13 @@ public class Reservations {
     /**
      * Memberships and sizes are read again once the locks are held. An admin change committed in between can
      * have put an item in a finite quota this transaction did not lock; counting it unlocked could oversell,
-     * so the caller is told to retry, which then locks it. The exclusive event lock covers every quota.
+     * so the transaction is rolled back and run again (see {@code DurableTransactions}), and then locks it. The
+     * exclusive event lock covers every quota.
      */
     void requireLocked(Collection<LockTarget> neededNow, Set<LockTarget> locked) {
         boolean eventLockedExclusively = locked.size() > AdvisoryLocks.MAX_EXCLUSIVE_OBJECTS;
         if (!eventLockedExclusively && !locked.containsAll(neededNow)) {
-            throw LockTimeoutException.inventoryChanged(lockConfig.retryAfter());
+            throw new InventoryChanged();
         }
     }
 

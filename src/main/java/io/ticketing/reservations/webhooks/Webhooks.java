@@ -1,6 +1,6 @@
 package io.ticketing.reservations.webhooks;
 
-import java.time.Instant;
+import java.time.Clock;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -32,8 +32,10 @@ public class Webhooks {
     private final TaskQueue queue;
     private final EntityManager entityManager;
     private final ObjectMapper json;
+    private final Clock clock;
 
-    Webhooks(WebhookConfig config, TaskQueue queue, EntityManager entityManager, ObjectMapper json) {
+    Webhooks(WebhookConfig config, TaskQueue queue, EntityManager entityManager, ObjectMapper json, Clock clock) {
+        this.clock = clock;
         this.config = config;
         this.queue = queue;
         this.entityManager = entityManager;
@@ -51,7 +53,7 @@ public class Webhooks {
         }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("type", type);
-        body.put("timestamp", Instant.now().truncatedTo(ChronoUnit.MICROS));
+        body.put("timestamp", clock.instant().truncatedTo(ChronoUnit.MICROS));
         body.put("data", data.get());
         String id = "msg_" + RandomIds.next();
         try {

@@ -28,7 +28,7 @@ import io.ticketing.reservations.bench.Service;
 import io.ticketing.reservations.locking.LockTarget;
 
 /**
- * The fault suite (README, "Under faults"): two replicas of the packaged service on one PostgreSQL, storefronts
+ * The fault suite (docs/operations.md, "Under faults"): two replicas of the packaged service on one PostgreSQL, storefronts
  * buying with idempotency keys, and one fault at a time: (a) kill -9 of a replica, (b) PostgreSQL restarted fast
  * and immediate, (c) the same through PgBouncer in transaction mode, (d) an event lock held 10 s from outside,
  * (e) 300 clients, (f) SIGTERM during 32 checkouts. After each, the invariants are checked in SQL, and a table

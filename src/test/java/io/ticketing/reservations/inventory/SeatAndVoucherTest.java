@@ -16,15 +16,22 @@ import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+
+import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.ticketing.reservations.support.SettableClock;
 
 @QuarkusTest
 class SeatAndVoucherTest {
+
+    @Inject
+    SettableClock clock;
 
     private static final String SEATS = "/api/v1/events/{event}/seats";
     private static final String VOUCHERS = "/api/v1/events/{event}/vouchers";
@@ -75,6 +82,23 @@ class SeatAndVoucherTest {
         admin().body(Map.of("code", "X", "max_usages", 0)).post(VOUCHERS, event).then().statusCode(400)
                 .body("errors[0].field", equalTo("max_usages"));
         admin().get(VOUCHERS + "/{code}", event, "nope").then().statusCode(404).body("code", equalTo("not_found"));
+    }
+
+    @Test
+    void aVoucherExpiresByTheServicesClock() {
+        String event = newEvent("voucher-clock");
+        long item = newItem(event, "Ticket", "10");
+        newQuota(event, 100, List.of(item));
+        newVoucher(event, Map.of("code", "UNTIL-2030", "valid_until", "2030-01-01T00:00:00Z"));
+        String cart = newCart(event);
+        try {
+            clock.set(Instant.parse("2030-01-01T00:00:01Z"));
+            addToCart(event, cart, Map.of("item_id", item, "voucher_code", "UNTIL-2030")).then().statusCode(409)
+                    .body("code", equalTo("voucher_expired"));
+        } finally {
+            clock.reset();
+        }
+        addToCart(event, cart, Map.of("item_id", item, "voucher_code", "UNTIL-2030")).then().statusCode(201);
     }
 
     @Test

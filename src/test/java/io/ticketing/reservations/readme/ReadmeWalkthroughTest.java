@@ -20,7 +20,7 @@ import io.quarkus.test.junit.QuarkusTest;
 @QuarkusTest
 class ReadmeWalkthroughTest {
 
-    private static final String HEADING = "### The whole sale with `curl`";
+    private static final String HEADING = "## The whole sale with `curl`";
 
     @TestHTTPResource("/api/v1")
     URI api;

@@ -4,7 +4,7 @@ import static io.ticketing.reservations.support.Api.addToCart;
 import static io.ticketing.reservations.support.Api.admin;
 import static io.ticketing.reservations.support.Api.cartWith;
 import static io.ticketing.reservations.support.Api.checkout;
-import static io.ticketing.reservations.support.Api.newCart;
+import static io.ticketing.reservations.support.Api.newCarts;
 import static io.ticketing.reservations.support.Api.newEvent;
 import static io.ticketing.reservations.support.Api.newItem;
 import static io.ticketing.reservations.support.Api.newQuota;
@@ -38,7 +38,7 @@ import io.ticketing.reservations.support.Sql;
 
 /**
  * Admin edits that make capacity scarcer, racing buyers: real HTTP clients released together. The first two fail
- * with the advisory locks switched off (checked by hand: see the README).
+ * with the advisory locks switched off (checked by hand: see docs/design.md).
  */
 @QuarkusTest
 class AdminContentionTest {
@@ -56,10 +56,7 @@ class AdminContentionTest {
             newQuota(event, 100, List.of(item));
             newSeats(event, item, "S", 1);
             String etag = admin().get(EVENT + "/seats/{guid}", event, "S-1").then().extract().header("ETag");
-            List<String> carts = new ArrayList<>();
-            for (int i = 0; i < 30; i++) {
-                carts.add(newCart(event));
-            }
+            List<String> carts = newCarts(event, 30);
             List<Outcome> outcomes = Crowd.run(31, i -> i == 30
                     ? admin().header("If-Match", etag).body(Map.of("blocked", true))
                             .patch(EVENT + "/seats/{guid}", event, "S-1")
@@ -82,10 +79,7 @@ class AdminContentionTest {
             newQuota(event, 10, List.of(item));
             newVoucher(event, Map.of("code", "CREW", "max_usages", 2, "item_id", item, "block_quota", true));
             String etag = admin().get(EVENT + "/vouchers/{code}", event, "CREW").then().extract().header("ETag");
-            List<String> carts = new ArrayList<>();
-            for (int i = 0; i < 8; i++) {
-                carts.add(newCart(event));
-            }
+            List<String> carts = newCarts(event, 8);
             List<Outcome> outcomes = Crowd.run(9, i -> i == 8
                     ? admin().header("If-Match", etag).body(Map.of("max_usages", 6))
                             .patch(EVENT + "/vouchers/{code}", event, "CREW")

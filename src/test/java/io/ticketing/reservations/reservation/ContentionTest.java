@@ -12,8 +12,9 @@ import static io.ticketing.reservations.support.Api.newSeatedItem;
 import static io.ticketing.reservations.support.Api.newSeats;
 import static io.ticketing.reservations.support.Api.newVoucher;
 import static io.ticketing.reservations.support.Api.storefront;
-import static io.ticketing.reservations.support.Crowd.count;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,165 +33,44 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.ticketing.reservations.locking.LockProbe;
-import io.ticketing.reservations.order.OrderService;
 import io.ticketing.reservations.support.Crowd;
 import io.ticketing.reservations.support.Crowd.Outcome;
-import io.ticketing.reservations.support.Sql;
 
 /**
- * Buyers racing for the same inventory: real HTTP clients on their own threads, released together. Each test
- * fails with the advisory locks switched off (checked by hand: see the README).
+ * The races of {@link Races} with the locks on, and two workloads that only make sense with them: a mixed crowd
+ * keeping every invariant, and reads answering while the event is locked.
  */
 @QuarkusTest
-class ContentionTest {
+class ContentionTest extends Races {
 
-    private static final int CLIENTS = 32;
-
-    @Inject
-    Sql sql;
-
-    @Inject
-    OrderService orders;
+    @Override
+    boolean locking() {
+        return true;
+    }
 
     @Inject
     LockProbe probe;
 
     @Test
-    void fiftyBuyersForFiveTicketsGetExactlyFiveHolds() {
-        String event = newEvent("race-quota");
+    void aQuotaAddedWhileABuyerTakesItsLocksIsCountedWhenTheServiceRunsTheAddAgain() throws Exception {
+        String event = newEvent("inventory-changed");
         long item = newItem(event, "Ticket", "10");
-        newQuota(event, 5, List.of(item));
-        List<String> carts = new ArrayList<>();
-        for (int i = 0; i < 50; i++) {
-            carts.add(newCart(event));
+        newQuota(event, 10, List.of(item));
+        String cart = newCart(event);
+        ExecutorService buyer = Executors.newSingleThreadExecutor();
+        try (RacePauses.Hold held = pauses
+                .holdBeforeLocks(sql.number("SELECT id FROM events WHERE slug = ?1", event))) {
+            Future<io.restassured.response.Response> added = buyer
+                    .submit(() -> addToCart(event, cart, Map.of("item_id", item)));
+            held.awaitReached();
+            // The buyer read that the item is in one quota and will lock only that one; now it is in two.
+            newQuota(event, 0, List.of(item));
+            held.close();
+            added.get(30, TimeUnit.SECONDS).then().statusCode(409).body("code", equalTo("quota_exhausted"));
+        } finally {
+            buyer.shutdownNow();
         }
-        List<Outcome> outcomes = Crowd.run(50, i -> addToCart(event, carts.get(i), Map.of("item_id", item)));
-        assertThat(count(outcomes, 201)).isEqualTo(5);
-        assertThat(count(outcomes, "quota_exhausted")).isEqualTo(45);
-        Invariants.assertNeverOversold(sql, event);
-    }
-
-    @Test
-    void anItemInTwoQuotasNeverExceedsEither() {
-        String event = newEvent("race-two-quotas");
-        long both = newItem(event, "Both", "10");
-        long onlyLarge = newItem(event, "Large only", "10");
-        long onlySmall = newItem(event, "Small only", "10");
-        newQuota(event, 12, List.of(both, onlyLarge));
-        newQuota(event, 7, List.of(both, onlySmall));
-        long[] items = {both, onlyLarge, onlySmall};
-        List<String> carts = new ArrayList<>();
-        for (int i = 0; i < 48; i++) {
-            carts.add(newCart(event));
-        }
-        List<Outcome> outcomes = Crowd.run(48, i -> addToCart(event, carts.get(i), Map.of("item_id", items[i % 3])));
-        assertThat(count(outcomes, 201)).isBetween(7L, 19L);
-        assertThat(count(outcomes, 201) + count(outcomes, "quota_exhausted")).isEqualTo(48);
-        Invariants.assertNeverOversold(sql, event);
-    }
-
-    @Test
-    void oneSeatGoesToExactlyOneOfManyBuyers() {
-        String event = newEvent("race-seat");
-        long item = newSeatedItem(event, "Seat", "50");
-        newQuota(event, 100, List.of(item));
-        newSeats(event, item, "Z", 1);
-        List<String> carts = new ArrayList<>();
-        for (int i = 0; i < CLIENTS; i++) {
-            carts.add(newCart(event));
-        }
-        List<Outcome> outcomes = Crowd.run(CLIENTS,
-                i -> addToCart(event, carts.get(i), Map.of("item_id", item, "seat_guid", "Z-1")));
-        assertThat(count(outcomes, 201)).isEqualTo(1);
-        assertThat(count(outcomes, "seat_unavailable")).isEqualTo(CLIENTS - 1);
-        Invariants.assertNeverOversold(sql, event);
-    }
-
-    @Test
-    void aVoucherForThreeIsRedeemedAtMostThreeTimesAcrossCartsAndOrders() {
-        String event = newEvent("race-voucher");
-        long item = newItem(event, "Ticket", "10");
-        newQuota(event, 100, List.of(item));
-        newVoucher(event, Map.of("code", "THREE", "max_usages", 3));
-        List<String> carts = new ArrayList<>();
-        for (int i = 0; i < CLIENTS; i++) {
-            carts.add(newCart(event));
-        }
-        List<Outcome> outcomes = Crowd.run(CLIENTS, i -> {
-            var added = addToCart(event, carts.get(i), Map.of("item_id", item, "voucher_code", "THREE"));
-            return added.statusCode() == 201 && i % 2 == 0 ? checkout(event, carts.get(i)) : added;
-        });
-        assertThat(count(outcomes, 201)).isEqualTo(3);
-        assertThat(count(outcomes, "voucher_exhausted")).isEqualTo(CLIENTS - 3);
-        Invariants.assertNeverOversold(sql, event);
-    }
-
-    @Test
-    void expiredCartsCheckedOutTogetherNeverOversell() {
-        String event = newEvent("race-expired-carts");
-        long item = newItem(event, "Ticket", "10");
-        long quota = newQuota(event, CLIENTS, List.of(item));
-        List<String> carts = new ArrayList<>();
-        for (int i = 0; i < CLIENTS; i++) {
-            String cart = cartWith(event, Map.of("item_id", item));
-            sql.expireCart(cart);
-            carts.add(cart);
-        }
-        admin().header("If-Match", "\"0\"").body(Map.of("size", 10))
-                .patch("/api/v1/events/{event}/quotas/{quota}", event, quota).then().statusCode(200);
-        List<Outcome> outcomes = Crowd.run(CLIENTS, i -> checkout(event, carts.get(i)));
-        assertThat(count(outcomes, 201)).isEqualTo(10);
-        assertThat(count(outcomes, "quota_exhausted")).isEqualTo(CLIENTS - 10);
-        Invariants.assertNeverOversold(sql, event);
-    }
-
-    @Test
-    void expiredOrdersPaidTogetherAgainstOneTicketMakeExactlyOnePaid() {
-        String event = newEvent("race-late-payment");
-        long item = newItem(event, "Ticket", "10");
-        newQuota(event, 1, List.of(item));
-        List<String> codes = new ArrayList<>();
-        for (int i = 0; i < CLIENTS; i++) {
-            String code = checkout(event, cartWith(event, Map.of("item_id", item))).then().statusCode(201)
-                    .extract().path("code");
-            sql.passDeadline(code);
-            assertThat(orders.expireIfDue(sql.orderId(code))).isTrue();
-            codes.add(code);
-        }
-        List<Outcome> outcomes = Crowd.run(CLIENTS,
-                i -> admin().post("/api/v1/events/{event}/orders/{code}/mark_paid", event, codes.get(i)));
-        assertThat(count(outcomes, 200)).isEqualTo(1);
-        assertThat(count(outcomes, "quota_exhausted")).isEqualTo(CLIENTS - 1);
-        assertThat(sql.number("SELECT count(*) FROM orders WHERE status = 'paid' AND code = ANY(?1)",
-                (Object) codes.toArray(String[]::new))).isEqualTo(1);
-        Invariants.assertNeverOversold(sql, event);
-    }
-
-    @Test
-    void aTwentyFiveSeatCartRacingSingleSeatBuyersNeverShareASeat() {
-        String event = newEvent("race-big-cart");
-        long item = newSeatedItem(event, "Seat", "50");
-        newQuota(event, 1000, List.of(item));
-        newSeats(event, item, "B", 25);
-        List<Map<String, Object>> allSeats = new ArrayList<>();
-        for (int seat = 1; seat <= 25; seat++) {
-            allSeats.add(Map.of("item_id", item, "seat_guid", "B-" + seat));
-        }
-        List<String> carts = new ArrayList<>();
-        for (int i = 0; i < CLIENTS; i++) {
-            carts.add(newCart(event));
-        }
-        List<Outcome> outcomes = Crowd.run(CLIENTS, i -> i == 0
-                ? storefront().body(Map.of("positions", allSeats))
-                        .post("/api/v1/events/{event}/carts/{cart}/positions", event, carts.get(0))
-                : addToCart(event, carts.get(i), Map.of("item_id", item, "seat_guid", "B-" + (1 + i % 25))));
-        long singleWins = count(outcomes.subList(1, CLIENTS), 201);
-        if (outcomes.get(0).status() == 201) {
-            assertThat(singleWins).as("single seats sold although the big cart holds all 25").isZero();
-        } else {
-            assertThat(singleWins).isBetween(1L, 25L);
-        }
-        assertThat(outcomes).allMatch(outcome -> outcome.status() == 201 || "seat_unavailable".equals(outcome.code()));
+        storefront().get("/api/v1/events/{event}/carts/{cart}", event, cart).then().body("positions", hasSize(0));
         Invariants.assertNeverOversold(sql, event);
     }
 

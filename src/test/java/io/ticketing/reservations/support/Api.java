@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
@@ -67,6 +68,11 @@ public final class Api {
 
     public static String newCart(String event) {
         return storefront().post("/api/v1/events/{event}/carts", event).then().statusCode(201).extract().path("id");
+    }
+
+    /** {@code count} empty carts, one for each buyer of a race. */
+    public static List<String> newCarts(String event, int count) {
+        return IntStream.range(0, count).mapToObj(i -> newCart(event)).toList();
     }
 
     public static Response addToCart(String event, String cart, Map<String, Object> position) {

@@ -1,4 +1,4 @@
-package io.ticketing.reservations.event;
+package io.ticketing.reservations.demo;
 
 import java.util.List;
 import java.util.stream.IntStream;
@@ -11,6 +11,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import io.quarkus.runtime.StartupEvent;
+import io.ticketing.reservations.event.Event;
+import io.ticketing.reservations.event.EventRequests;
+import io.ticketing.reservations.event.EventService;
 import io.ticketing.reservations.inventory.InventoryRequests;
 import io.ticketing.reservations.inventory.InventoryService;
 import io.ticketing.reservations.inventory.Item;
