@@ -1,10 +1,6 @@
 package io.ticketing.reservations.reservation;
 
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -22,7 +18,6 @@ import io.ticketing.reservations.inventory.Item;
 import io.ticketing.reservations.inventory.QuotaCounter;
 import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
 import io.ticketing.reservations.inventory.QuotaCounter.Membership;
-import io.ticketing.reservations.inventory.QuotaCounter.QuotaMembers;
 import io.ticketing.reservations.inventory.Seat;
 import io.ticketing.reservations.inventory.SeatHolds;
 import io.ticketing.reservations.inventory.Voucher;
@@ -30,7 +25,6 @@ import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.locking.AdvisoryLocks;
 import io.ticketing.reservations.locking.LockTarget;
 import io.ticketing.reservations.problem.InventoryChanged;
-import io.ticketing.reservations.problem.NotFoundException;
 
 /**
  * Checks that claims fit, under the locks: the one path by which every flow consumes capacity.
@@ -140,9 +134,9 @@ public class Reservations {
                 Map<Long, Item> itemsById = items.all().stream()
                         .collect(Collectors.toMap(item -> item.id, Function.identity()));
                 List<Membership> membershipsBefore = memberships.all();
-                checkRules(claims, itemsById, seats, vouchers, membershipsBefore, deadlines.now());
+                ReservationChecks.checkRules(claims, itemsById, seats, vouchers, membershipsBefore, deadlines.now());
 
-                Set<LockTarget> locked = objectsToLock(claims, vouchers, membershipsBefore);
+                Set<LockTarget> locked = ReservationChecks.objectsToLock(claims, vouchers, membershipsBefore);
                 Set<Long> seatIds = ids(claims, Claim::seatId);
                 Map<Long, Long> voucherUses = claims.stream().map(Claim::voucherId).filter(Objects::nonNull)
                         .collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
@@ -158,15 +152,15 @@ public class Reservations {
                 checkpoints.beforeLocks(eventId);
                 locks.lockObjectsThen(eventId, locked, afterLocks);
 
-                requireLocked(objectsToLock(claims, vouchers, quotas.all()), locked);
-                checkQuotas(claims, itemsById, vouchers, quotas.all());
+                requireLocked(ReservationChecks.objectsToLock(claims, vouchers, quotas.all()), locked);
+                ReservationChecks.checkQuotas(claims, itemsById, vouchers, quotas.all());
                 if (takenSeats != null) {
                     takenSeats.first().ifPresent(taken -> {
                         throw ReservationConflict.seatUnavailable(seats.get(taken));
                     });
                 }
                 if (usesLeft != null) {
-                    checkVouchers(voucherUses, vouchers, usesLeft.all());
+                    ReservationChecks.checkVouchers(voucherUses, vouchers, usesLeft.all());
                 }
                 checkpoints.afterChecks(eventId);
                 return written == null ? List.of() : written.all();
@@ -183,70 +177,6 @@ public class Reservations {
         }
     }
 
-    /** The objects a set of claims consumes, in the SPEC's words: finite quotas that grow, seats, vouchers. */
-    private static Set<LockTarget> objectsToLock(List<Claim> claims, Map<Long, Voucher> vouchers,
-            List<? extends QuotaMembers> quotas) {
-        Set<LockTarget> targets = new HashSet<>();
-        for (Claim claim : claims) {
-            if (!usesBlockingVoucher(claim, vouchers)) {
-                quotasOf(claim.itemId(), quotas).stream().filter(QuotaMembers::isFinite)
-                        .forEach(quota -> targets.add(LockTarget.quota(quota.id())));
-            }
-            if (claim.seatId() != null) {
-                targets.add(LockTarget.seat(claim.seatId()));
-            }
-            if (claim.voucherId() != null) {
-                targets.add(LockTarget.voucher(claim.voucherId()));
-            }
-        }
-        return targets;
-    }
-
-    /** What the caller asks for must make sense before anything is locked. */
-    private static void checkRules(List<Claim> claims, Map<Long, Item> items, Map<Long, Seat> seats,
-            Map<Long, Voucher> vouchers, List<Membership> quotas, Instant now) {
-        Set<Long> seatsClaimed = new HashSet<>();
-        for (Claim claim : claims) {
-            Item item = items.get(claim.itemId());
-            if (item == null) {
-                throw new NotFoundException("item", claim.itemId());
-            }
-            if (!item.active || quotasOf(item.id, quotas).isEmpty()) {
-                throw ReservationConflict.notOnSale(item);
-            }
-            Seat seat = claim.seatId() == null ? null : seats.get(claim.seatId());
-            if (item.requiresSeat && seat == null) {
-                throw ReservationConflict.seatRequired(item);
-            }
-            if (seat != null && (!item.requiresSeat || seat.itemId != item.id)) {
-                throw ReservationConflict.seatNotAllowed(item, seat);
-            }
-            if (seat != null && !seatsClaimed.add(seat.id)) {
-                throw ReservationConflict.seatUnavailable(seat);
-            }
-            Voucher voucher = claim.voucherId() == null ? null : vouchers.get(claim.voucherId());
-            if (voucher != null) {
-                checkVoucherFits(voucher, item, seat, quotasOf(item.id, quotas), now);
-            }
-        }
-    }
-
-    private static void checkVoucherFits(Voucher voucher, Item item, Seat seat, List<Membership> quotasOfItem,
-            Instant now) {
-        if (voucher.hasExpired(now)) {
-            throw ReservationConflict.voucherExpired(voucher);
-        }
-        if (voucher.itemId != null && voucher.itemId != item.id) {
-            throw ReservationConflict.voucherInvalid(voucher, "is not valid for item " + item.id);
-        }
-        if (voucher.quotaId != null && quotasOfItem.stream().noneMatch(quota -> quota.id() == voucher.quotaId)) {
-            throw ReservationConflict.voucherInvalid(voucher, "is not valid for item " + item.id);
-        }
-        if (voucher.seatId != null && (seat == null || seat.id.longValue() != voucher.seatId)) {
-            throw ReservationConflict.voucherInvalid(voucher, "is valid only for its own seat");
-        }
-    }
-
     /**
      * Memberships and sizes are read again once the locks are held. An admin change committed in between can
      * have put an item in a finite quota this transaction did not lock; counting it unlocked could oversell,
@@ -260,30 +190,6 @@ public class Reservations {
         }
     }
 
-    private static void checkQuotas(List<Claim> claims, Map<Long, Item> items, Map<Long, Voucher> vouchers,
-            List<CountedQuota> quotas) {
-        Map<CountedQuota, List<Item>> wanted = new LinkedHashMap<>();
-        for (Claim claim : claims) {
-            List<CountedQuota> quotasOfItem = quotasOf(claim.itemId(), quotas);
-            if (quotasOfItem.isEmpty()) {
-                throw ReservationConflict.notOnSale(items.get(claim.itemId()));
-            }
-            if (!usesBlockingVoucher(claim, vouchers)) {
-                quotasOfItem.stream().filter(CountedQuota::isFinite)
-                        .forEach(quota -> wanted.computeIfAbsent(quota, q -> new ArrayList<>())
-                                .add(items.get(claim.itemId())));
-            }
-        }
-        for (Map.Entry<CountedQuota, List<Item>> demand : wanted.entrySet()) {
-            CountedQuota quota = demand.getKey();
-            int left = quota.availability().availableNumber();
-            if (left < demand.getValue().size()) {
-                throw ReservationConflict.quotaExhausted(demand.getValue().get(0), quota, left,
-                        demand.getValue().size());
-            }
-        }
-    }
-
     Jdbc.Query<Long> takenSeats(Set<Long> seatIds, Collection<Long> ownPositions, Set<Long> voucherIds) {
         return jdbc.statement(TAKEN_SEATS).set("seats", seatIds.toArray(Long[]::new))
                 .set("own", ownPositions.toArray(Long[]::new)).set("vouchers", voucherIds.toArray(Long[]::new))
@@ -294,25 +200,6 @@ public class Reservations {
         return jdbc.statement(VOUCHER_USES_LEFT).set("vouchers", voucherIds.toArray(Long[]::new))
                 .set("own", ownPositions.toArray(Long[]::new))
                 .reading(row -> new long[]{row.getLong(1), row.getLong(2)});
-    }
-
-    private static void checkVouchers(Map<Long, Long> uses, Map<Long, Voucher> vouchers, List<long[]> usesLeft) {
-        for (long[] row : usesLeft) {
-            long voucherId = row[0];
-            long left = row[1];
-            long wanted = uses.get(voucherId);
-            if (left < wanted) {
-                throw ReservationConflict.voucherExhausted(vouchers.get(voucherId), Math.max(left, 0), wanted);
-            }
-        }
-    }
-
-    private static <Q extends QuotaMembers> List<Q> quotasOf(long itemId, List<Q> quotas) {
-        return quotas.stream().filter(quota -> quota.itemIds().contains(itemId)).toList();
-    }
-
-    private static boolean usesBlockingVoucher(Claim claim, Map<Long, Voucher> vouchers) {
-        return claim.voucherId() != null && vouchers.get(claim.voucherId()).blockQuota;
     }
 
     private static Set<Long> ids(List<Claim> claims, Function<Claim, Long> id) {

@@ -1,0 +1,136 @@
+package io.ticketing.reservations.reservation;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.ticketing.reservations.inventory.Item;
+import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
+import io.ticketing.reservations.inventory.QuotaCounter.Membership;
+import io.ticketing.reservations.inventory.QuotaCounter.QuotaMembers;
+import io.ticketing.reservations.inventory.Seat;
+import io.ticketing.reservations.inventory.Voucher;
+import io.ticketing.reservations.locking.LockTarget;
+import io.ticketing.reservations.problem.NotFoundException;
+
+/**
+ * The rules a reservation checks, as pure functions of what {@link Reservations} read: which objects claims lock,
+ * whether they make sense before the locks, and whether they fit in what was counted under them. No I/O, so each
+ * rule reads on its own.
+ */
+final class ReservationChecks {
+
+    private ReservationChecks() {
+    }
+
+    /** The objects a set of claims consumes, in the SPEC's words: finite quotas that grow, seats, vouchers. */
+    static Set<LockTarget> objectsToLock(List<Claim> claims, Map<Long, Voucher> vouchers,
+            List<? extends QuotaMembers> quotas) {
+        Set<LockTarget> targets = new HashSet<>();
+        for (Claim claim : claims) {
+            if (!usesBlockingVoucher(claim, vouchers)) {
+                quotasOf(claim.itemId(), quotas).stream().filter(QuotaMembers::isFinite)
+                        .forEach(quota -> targets.add(LockTarget.quota(quota.id())));
+            }
+            if (claim.seatId() != null) {
+                targets.add(LockTarget.seat(claim.seatId()));
+            }
+            if (claim.voucherId() != null) {
+                targets.add(LockTarget.voucher(claim.voucherId()));
+            }
+        }
+        return targets;
+    }
+
+    /** What the caller asks for must make sense before anything is locked. */
+    static void checkRules(List<Claim> claims, Map<Long, Item> items, Map<Long, Seat> seats,
+            Map<Long, Voucher> vouchers, List<Membership> quotas, Instant now) {
+        Set<Long> seatsClaimed = new HashSet<>();
+        for (Claim claim : claims) {
+            Item item = items.get(claim.itemId());
+            if (item == null) {
+                throw new NotFoundException("item", claim.itemId());
+            }
+            if (!item.active || quotasOf(item.id, quotas).isEmpty()) {
+                throw ReservationConflict.notOnSale(item);
+            }
+            Seat seat = claim.seatId() == null ? null : seats.get(claim.seatId());
+            if (item.requiresSeat && seat == null) {
+                throw ReservationConflict.seatRequired(item);
+            }
+            if (seat != null && (!item.requiresSeat || seat.itemId != item.id)) {
+                throw ReservationConflict.seatNotAllowed(item, seat);
+            }
+            if (seat != null && !seatsClaimed.add(seat.id)) {
+                throw ReservationConflict.seatUnavailable(seat);
+            }
+            Voucher voucher = claim.voucherId() == null ? null : vouchers.get(claim.voucherId());
+            if (voucher != null) {
+                checkVoucherFits(voucher, item, seat, quotasOf(item.id, quotas), now);
+            }
+        }
+    }
+
+    private static void checkVoucherFits(Voucher voucher, Item item, Seat seat, List<Membership> quotasOfItem,
+            Instant now) {
+        if (voucher.hasExpired(now)) {
+            throw ReservationConflict.voucherExpired(voucher);
+        }
+        if (voucher.itemId != null && voucher.itemId != item.id) {
+            throw ReservationConflict.voucherInvalid(voucher, "is not valid for item " + item.id);
+        }
+        if (voucher.quotaId != null && quotasOfItem.stream().noneMatch(quota -> quota.id() == voucher.quotaId)) {
+            throw ReservationConflict.voucherInvalid(voucher, "is not valid for item " + item.id);
+        }
+        if (voucher.seatId != null && (seat == null || seat.id.longValue() != voucher.seatId)) {
+            throw ReservationConflict.voucherInvalid(voucher, "is valid only for its own seat");
+        }
+    }
+
+    static void checkQuotas(List<Claim> claims, Map<Long, Item> items, Map<Long, Voucher> vouchers,
+            List<CountedQuota> quotas) {
+        Map<CountedQuota, List<Item>> wanted = new LinkedHashMap<>();
+        for (Claim claim : claims) {
+            List<CountedQuota> quotasOfItem = quotasOf(claim.itemId(), quotas);
+            if (quotasOfItem.isEmpty()) {
+                throw ReservationConflict.notOnSale(items.get(claim.itemId()));
+            }
+            if (!usesBlockingVoucher(claim, vouchers)) {
+                quotasOfItem.stream().filter(CountedQuota::isFinite)
+                        .forEach(quota -> wanted.computeIfAbsent(quota, q -> new ArrayList<>())
+                                .add(items.get(claim.itemId())));
+            }
+        }
+        for (Map.Entry<CountedQuota, List<Item>> demand : wanted.entrySet()) {
+            CountedQuota quota = demand.getKey();
+            int left = quota.availability().availableNumber();
+            if (left < demand.getValue().size()) {
+                throw ReservationConflict.quotaExhausted(demand.getValue().get(0), quota, left,
+                        demand.getValue().size());
+            }
+        }
+    }
+
+    static void checkVouchers(Map<Long, Long> uses, Map<Long, Voucher> vouchers, List<long[]> usesLeft) {
+        for (long[] row : usesLeft) {
+            long voucherId = row[0];
+            long left = row[1];
+            long wanted = uses.get(voucherId);
+            if (left < wanted) {
+                throw ReservationConflict.voucherExhausted(vouchers.get(voucherId), Math.max(left, 0), wanted);
+            }
+        }
+    }
+
+    private static <Q extends QuotaMembers> List<Q> quotasOf(long itemId, List<Q> quotas) {
+        return quotas.stream().filter(quota -> quota.itemIds().contains(itemId)).toList();
+    }
+
+    private static boolean usesBlockingVoucher(Claim claim, Map<Long, Voucher> vouchers) {
+        return claim.voucherId() != null && vouchers.get(claim.voucherId()).blockQuota;
+    }
+}
