@@ -2,6 +2,7 @@ package io.ticketing.reservations.cart;
 
 import java.net.URI;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.DELETE;
@@ -19,8 +20,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import io.ticketing.reservations.auth.RequiresScope;
-import io.ticketing.reservations.auth.Scope;
+import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.event.EventService;
 import io.ticketing.reservations.idempotency.Idempotent;
@@ -31,7 +31,7 @@ import io.ticketing.reservations.problem.Problem;
 @Tag(name = "Carts")
 @Path("/api/v1/events/{event}/carts")
 @Idempotent
-@RequiresScope(Scope.STOREFRONT)
+@RolesAllowed(Roles.STOREFRONT)
 @Produces(MediaType.APPLICATION_JSON)
 public class CartResource {
 

@@ -2,6 +2,7 @@ package io.ticketing.reservations.event;
 
 import java.net.URI;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.GET;
@@ -12,8 +13,10 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -22,8 +25,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import io.ticketing.reservations.auth.RequiresScope;
-import io.ticketing.reservations.auth.Scope;
+import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
@@ -33,7 +35,7 @@ import io.ticketing.reservations.openapi.ApiDocs;
 @Tag(name = "Events")
 @Path("/api/v1/events")
 @Idempotent
-@RequiresScope(Scope.ADMIN)
+@RolesAllowed(Roles.ADMIN)
 @Produces(MediaType.APPLICATION_JSON)
 public class EventResource {
 
@@ -72,8 +74,9 @@ public class EventResource {
     @PATCH
     @Path("/{event}")
     public Response update(@PathParam("event") String slug, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch,
+            @Context Request request,
             @Valid @NotNull EventRequests.EventChanges changes) {
-        return view(events.update(slug, IfMatch.expectedVersion(ifMatch), changes));
+        return view(events.update(slug, IfMatch.required(request, ifMatch), changes));
     }
 
     private static Response view(Event event) {

@@ -91,7 +91,7 @@ public class EventService {
 
     /** Changing an event's terms makes nothing less available, so it takes no inventory lock. */
     @Transactional
-    public Event update(String slug, long expectedVersion, EventRequests.EventChanges changes) {
+    public Event update(String slug, IfMatch ifMatch, EventRequests.EventChanges changes) {
         Event event = current(slug);
         // After the commit, or a request in between could cache the event as it was.
         transactions.registerInterposedSynchronization(new Synchronization() {
@@ -104,7 +104,7 @@ public class EventService {
                 bySlug.remove(slug);
             }
         });
-        IfMatch.check(expectedVersion, event.version);
+        ifMatch.check(event.version);
         if (changes.currency() != null) {
             requireKnownCurrency(changes.currency());
             event.currency = changes.currency();

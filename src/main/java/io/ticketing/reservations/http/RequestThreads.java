@@ -29,8 +29,8 @@ class RequestThreads {
     }
 
     /**
-     * Non-blocking filters run on the event loop before the request is handed to a request thread, after the token
-     * check (priority 100) and the event gate (110); every blocking filter comes after them all.
+     * Non-blocking filters run on the event loop before the request is handed to a request thread, after Quarkus
+     * Security's token and role check and the event gate (110); every blocking filter comes after them all.
      */
     @ServerRequestFilter(nonBlocking = true, priority = 120)
     void ready(ContainerRequestContext request) {

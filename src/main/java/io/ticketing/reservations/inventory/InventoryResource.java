@@ -2,6 +2,7 @@ package io.ticketing.reservations.inventory;
 
 import java.net.URI;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.DELETE;
@@ -13,8 +14,10 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -23,8 +26,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import io.ticketing.reservations.auth.RequiresScope;
-import io.ticketing.reservations.auth.Scope;
+import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.event.EventService;
@@ -38,7 +40,7 @@ import io.ticketing.reservations.problem.Problem;
 @Tag(name = "Inventory")
 @Path("/api/v1/events/{event}")
 @Idempotent
-@RequiresScope(Scope.ADMIN)
+@RolesAllowed(Roles.ADMIN)
 @Produces(MediaType.APPLICATION_JSON)
 public class InventoryResource {
 
@@ -84,9 +86,10 @@ public class InventoryResource {
     @PATCH
     @Path("/items/{item}")
     public Response updateItem(@PathParam("event") String slug, @PathParam("item") long itemId,
-            @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch, @Valid @NotNull InventoryRequests.ItemChanges changes) {
-        long expected = IfMatch.expectedVersion(ifMatch);
-        return itemResponse(inventory.updateItem(events.get(slug), itemId, expected, changes));
+            @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch, @Context Request request,
+            @Valid @NotNull InventoryRequests.ItemChanges changes) {
+        return itemResponse(
+                inventory.updateItem(events.get(slug), itemId, IfMatch.required(request, ifMatch), changes));
     }
 
     @Operation(operationId = "deleteItem", summary = "Delete an item nothing was held or sold as")
@@ -134,9 +137,10 @@ public class InventoryResource {
     @PATCH
     @Path("/quotas/{quota}")
     public Response updateQuota(@PathParam("event") String slug, @PathParam("quota") long quotaId,
-            @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch, @Valid @NotNull InventoryRequests.QuotaChanges changes) {
-        long expected = IfMatch.expectedVersion(ifMatch);
-        return quotaResponse(inventory.updateQuota(events.get(slug), quotaId, expected, changes));
+            @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch, @Context Request request,
+            @Valid @NotNull InventoryRequests.QuotaChanges changes) {
+        return quotaResponse(
+                inventory.updateQuota(events.get(slug), quotaId, IfMatch.required(request, ifMatch), changes));
     }
 
     @Operation(operationId = "deleteQuota", summary = "Delete a quota none of whose items was held or sold")
@@ -160,7 +164,7 @@ public class InventoryResource {
     @Operation(operationId = "getAvailability", summary = "What each active item has left")
     @GET
     @Path("/availability")
-    @RequiresScope(Scope.STOREFRONT)
+    @RolesAllowed(Roles.STOREFRONT)
     public InventoryViews.EventAvailability storefrontAvailability(@PathParam("event") String slug) {
         return storefront.of(events.get(slug));
     }
@@ -168,7 +172,7 @@ public class InventoryResource {
     @Operation(operationId = "getCatalog", summary = "Everything a ticket page shows: active items, prices and what is left")
     @GET
     @Path("/catalog")
-    @RequiresScope(Scope.STOREFRONT)
+    @RolesAllowed(Roles.STOREFRONT)
     public InventoryViews.Catalog catalog(@PathParam("event") String slug) {
         return storefront.catalog(events.get(slug));
     }

@@ -81,9 +81,9 @@ public class InventoryService {
      * new price applies to holds taken from now on, and deactivating stops new holds, not those already taken.
      */
     @Transactional
-    public Item updateItem(Event event, long itemId, long expectedVersion, InventoryRequests.ItemChanges changes) {
+    public Item updateItem(Event event, long itemId, IfMatch ifMatch, InventoryRequests.ItemChanges changes) {
         Item item = item(event, itemId);
-        IfMatch.check(expectedVersion, item.version);
+        ifMatch.check(item.version);
         if (changes.name() != null) {
             item.name = changes.name().strip();
         }
@@ -166,9 +166,9 @@ public class InventoryService {
      * event (see {@link #createQuota}). Growing it or removing items frees capacity and takes no lock.
      */
     @DurableTransaction
-    public Quota updateQuota(Event event, long quotaId, long expectedVersion, InventoryRequests.QuotaChanges changes) {
+    public Quota updateQuota(Event event, long quotaId, IfMatch ifMatch, InventoryRequests.QuotaChanges changes) {
         Quota quota = quota(event, quotaId);
-        IfMatch.check(expectedVersion, quota.version);
+        ifMatch.check(quota.version);
         Integer newSize = changes.size() == null ? quota.size : changes.size().orElse(null);
         Set<Long> newItems = changes.items() == null ? quota.itemIds : itemsOfEvent(event, changes.items());
         boolean addsItems = !quota.itemIds.containsAll(newItems);

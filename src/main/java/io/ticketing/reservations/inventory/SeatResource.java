@@ -2,6 +2,7 @@ package io.ticketing.reservations.inventory;
 
 import java.net.URI;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.GET;
@@ -12,8 +13,10 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -22,8 +25,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import io.ticketing.reservations.auth.RequiresScope;
-import io.ticketing.reservations.auth.Scope;
+import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.EventService;
 import io.ticketing.reservations.http.Page;
@@ -51,7 +53,7 @@ public class SeatResource {
     @APIResponseSchema(value = InventoryViews.SeatList.class, responseCode = "201", responseDescription = "The seats created")
     @APIResponse(responseCode = "409", description = "A seat with one of these guids exists.", extensions = @Extension(name = ApiDocs.CODES, value = "seat_exists"))
     @POST
-    @RequiresScope(Scope.ADMIN)
+    @RolesAllowed(Roles.ADMIN)
     public Response create(@PathParam("event") String slug, @Valid @NotNull InventoryRequests.NewSeats request) {
         InventoryViews.SeatList created = new InventoryViews.SeatList(seats.create(events.get(slug), request));
         return Response.created(URI.create("/api/v1/events/" + slug + "/seats")).entity(created).build();
@@ -59,7 +61,7 @@ public class SeatResource {
 
     @Operation(operationId = "listSeats", summary = "List the seating plan, or only the free seats")
     @GET
-    @RequiresScope(Scope.STOREFRONT)
+    @RolesAllowed(Roles.STOREFRONT)
     public Page<InventoryViews.SeatView> list(@PathParam("event") String slug,
             @QueryParam("available") String onlyAvailable, @QueryParam("limit") String limit,
             @QueryParam("cursor") String cursor) {
@@ -71,7 +73,7 @@ public class SeatResource {
     @APIResponseSchema(value = InventoryViews.SeatView.class, responseCode = "200", responseDescription = "The seat")
     @GET
     @Path("/{guid}")
-    @RequiresScope(Scope.ADMIN)
+    @RolesAllowed(Roles.ADMIN)
     public Response get(@PathParam("event") String slug, @PathParam("guid") String guid) {
         return view(seats.get(events.get(slug), guid));
     }
@@ -82,11 +84,11 @@ public class SeatResource {
     @APIResponse(responseCode = "409", description = "The seat is held, sold or reserved by a voucher: it cannot be blocked now.", extensions = @Extension(name = ApiDocs.CODES, value = "seat_unavailable"))
     @PATCH
     @Path("/{guid}")
-    @RequiresScope(Scope.ADMIN)
+    @RolesAllowed(Roles.ADMIN)
     public Response update(@PathParam("event") String slug, @PathParam("guid") String guid,
-            @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch, @Valid @NotNull InventoryRequests.SeatChanges changes) {
-        long expected = IfMatch.expectedVersion(ifMatch);
-        return view(seats.update(events.get(slug), guid, expected, changes));
+            @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch, @Context Request request,
+            @Valid @NotNull InventoryRequests.SeatChanges changes) {
+        return view(seats.update(events.get(slug), guid, IfMatch.required(request, ifMatch), changes));
     }
 
     private static Response view(InventoryViews.SeatView seat) {

@@ -100,10 +100,10 @@ public class SeatService {
      * the seat is held, sold or reserved by a voucher. Unblocking frees it.
      */
     @DurableTransaction
-    public InventoryViews.SeatView update(Event event, String guid, long expectedVersion,
+    public InventoryViews.SeatView update(Event event, String guid, IfMatch ifMatch,
             InventoryRequests.SeatChanges changes) {
         Seat seat = Seat.findByGuid(event.id, guid).orElseThrow(() -> new NotFoundException("seat", guid));
-        IfMatch.check(expectedVersion, seat.version);
+        ifMatch.check(seat.version);
         if (Boolean.TRUE.equals(changes.blocked()) && !seat.blocked) {
             reservations.reserveForBlocking(seat);
         }

@@ -2,6 +2,7 @@ package io.ticketing.reservations.inventory;
 
 import java.net.URI;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.DELETE;
@@ -13,8 +14,10 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -23,8 +26,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import io.ticketing.reservations.auth.RequiresScope;
-import io.ticketing.reservations.auth.Scope;
+import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.EventService;
 import io.ticketing.reservations.http.Page;
@@ -37,7 +39,7 @@ import io.ticketing.reservations.problem.Problem;
 @Tag(name = "Vouchers")
 @Path("/api/v1/events/{event}/vouchers")
 @Idempotent
-@RequiresScope(Scope.ADMIN)
+@RolesAllowed(Roles.ADMIN)
 @Produces(MediaType.APPLICATION_JSON)
 public class VoucherResource {
 
@@ -83,10 +85,9 @@ public class VoucherResource {
     @PATCH
     @Path("/{code}")
     public Response update(@PathParam("event") String slug, @PathParam("code") String code,
-            @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch,
+            @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch, @Context Request request,
             @Valid @NotNull InventoryRequests.VoucherChanges changes) {
-        long expected = IfMatch.expectedVersion(ifMatch);
-        return view(vouchers.update(events.get(slug), code, expected, changes));
+        return view(vouchers.update(events.get(slug), code, IfMatch.required(request, ifMatch), changes));
     }
 
     @Operation(operationId = "deleteVoucher", summary = "Delete a voucher nothing was held, sold or redeemed with")

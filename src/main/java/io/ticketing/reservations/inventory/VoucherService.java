@@ -103,9 +103,9 @@ public class VoucherService {
      * {@code max_usages} takes uses from buyers. Each is checked under the locks before it is written.
      */
     @DurableTransaction
-    public Voucher update(Event event, String code, long expectedVersion, InventoryRequests.VoucherChanges changes) {
+    public Voucher update(Event event, String code, IfMatch ifMatch, InventoryRequests.VoucherChanges changes) {
         Voucher voucher = get(event, code);
-        IfMatch.check(expectedVersion, voucher.version);
+        ifMatch.check(voucher.version);
         Instant now = clock.instant();
         int maxUsages = changes.maxUsages() == null ? voucher.maxUsages : changes.maxUsages();
         Instant validUntil = changes.validUntil() == null ? voucher.validUntil : changes.validUntil().orElse(null);

@@ -57,7 +57,10 @@ class EventGate {
         this.locks = locks;
     }
 
-    /** On the event loop, after the token check and before the request takes a request thread. */
+    /**
+     * On the event loop, after Quarkus Security checked the token and role (before any request filter), and before
+     * the request takes a request thread.
+     */
     @ServerRequestFilter(nonBlocking = true, priority = 110)
     Uni<Response> enter(ContainerRequestContext request, ResourceInfo resource, RoutingContext routing) {
         pass.httpRequest();

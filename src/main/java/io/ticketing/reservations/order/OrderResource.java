@@ -2,6 +2,7 @@ package io.ticketing.reservations.order;
 
 import java.net.URI;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.GET;
@@ -19,8 +20,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import io.ticketing.reservations.auth.RequiresScope;
-import io.ticketing.reservations.auth.Scope;
+import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.event.EventService;
 import io.ticketing.reservations.http.Page;
@@ -54,7 +54,7 @@ public class OrderResource {
             + " cart_empty"))
     @TakesLocks
     @POST
-    @RequiresScope(Scope.STOREFRONT)
+    @RolesAllowed(Roles.STOREFRONT)
     public Response checkout(@PathParam("event") String slug, @Valid @NotNull Checkout request) {
         Event event = events.get(slug);
         OrderService.Placed placed = orders.checkout(event, request);
@@ -65,7 +65,7 @@ public class OrderResource {
     /** Newest first; {@code email} ignores case. */
     @Operation(operationId = "listOrders", summary = "Find orders, newest first")
     @GET
-    @RequiresScope(Scope.ADMIN)
+    @RolesAllowed(Roles.ADMIN)
     public Page<OrderSearch.OrderSummary> list(@PathParam("event") String slug, @QueryParam("status") String status,
             @QueryParam("email") String email, @QueryParam("created_after") String createdAfter,
             @QueryParam("created_before") String createdBefore, @QueryParam("limit") String limit,
@@ -80,7 +80,7 @@ public class OrderResource {
     @Operation(operationId = "getOrder", summary = "Read an order by its code")
     @GET
     @Path("/{code}")
-    @RequiresScope(Scope.STOREFRONT)
+    @RolesAllowed(Roles.STOREFRONT)
     public OrderView get(@PathParam("event") String slug, @PathParam("code") String code) {
         Event event = events.get(slug);
         return orders.view(event, orders.get(event, code));
@@ -93,7 +93,7 @@ public class OrderResource {
     @TakesLocks
     @POST
     @Path("/{code}/mark_paid")
-    @RequiresScope(Scope.ADMIN)
+    @RolesAllowed(Roles.ADMIN)
     public Response markPaid(@PathParam("event") String slug, @PathParam("code") String code) {
         Event event = events.get(slug);
         return Response.ok(orders.view(event, orders.markPaid(event, code))).build();
@@ -104,7 +104,7 @@ public class OrderResource {
     @APIResponse(responseCode = "409", description = "The order is not pending or paid.", extensions = @Extension(name = ApiDocs.CODES, value = "order_state"))
     @POST
     @Path("/{code}/cancel")
-    @RequiresScope(Scope.ADMIN)
+    @RolesAllowed(Roles.ADMIN)
     public Response cancel(@PathParam("event") String slug, @PathParam("code") String code) {
         Event event = events.get(slug);
         return Response.ok(orders.view(event, orders.cancel(event, code))).build();

@@ -13,10 +13,15 @@ import java.util.function.Predicate;
 
 import jakarta.persistence.OptimisticLockException;
 import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.ForbiddenException;
+import io.quarkus.security.UnauthorizedException;
 
 /** The one place where failures become {@code application/problem+json} responses. */
 public class ProblemMapper {
@@ -49,6 +54,22 @@ public class ProblemMapper {
         Response.Status known = Response.Status.fromStatusCode(status);
         String title = known == null ? "Error" : known.getReasonPhrase();
         return problem(new Problem(title, status, title, code, null)).build();
+    }
+
+    /** No token, or one the service does not know ({@code auth/BearerTokens}). */
+    @ServerExceptionMapper({UnauthorizedException.class, AuthenticationFailedException.class})
+    public Response unauthenticated(RuntimeException e) {
+        return respond(new ApiException(401, "unauthorized", "Unauthorized",
+                "Send a valid token as 'Authorization: Bearer <token>'.")
+                .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"inventory\""));
+    }
+
+    /** A token whose scope lacks the role the endpoint allows. */
+    @ServerExceptionMapper
+    public Response forbidden(ForbiddenException e) {
+        return respond(new ApiException(403, "forbidden", "Forbidden",
+                "This token's scope does not allow this request; storefront tokens may only read availability,"
+                        + " hold, release, check out and read an order."));
     }
 
     /** Two admins changed the same resource at once; the later flush lost. */

@@ -3,23 +3,26 @@ package io.ticketing.reservations.tasks;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
+import io.quarkus.scheduler.ScheduledExecution;
 import io.ticketing.reservations.auth.RandomIds;
 
-/** Starts this replica's task workers and sweeps with the application, and stops them with it. */
+/**
+ * Starts this replica's task workers with the application and stops them with it, and runs the sweeps every
+ * {@code tasks.sweep-interval} (a round that is still running when the next is due makes that one skip).
+ */
 @ApplicationScoped
 public class TaskWorkers {
 
@@ -31,7 +34,6 @@ public class TaskWorkers {
     private final Map<String, TaskHandler> handlers;
     private final Instance<Sweep> sweeps;
     private TaskWorkerPool pool;
-    private ScheduledExecutorService sweeper;
 
     TaskWorkers(TasksConfig config, TaskQueue queue, ListenConnections listenConnections,
             Instance<TaskHandler> handlers,
@@ -49,21 +51,32 @@ public class TaskWorkers {
         }
         pool = newPool(replicaName());
         pool.start();
-        sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "sweeps");
-            thread.setDaemon(true);
-            return thread;
-        });
-        long interval = config.sweepInterval().toMillis();
+    }
+
+    @Scheduled(identity = "sweeps", every = "${tasks.sweep-interval}", delayed = "${tasks.sweep-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Disabled.class)
+    void sweep() {
         for (Sweep sweep : sweeps) {
-            sweeper.scheduleWithFixedDelay(() -> runSafely(sweep), interval, interval, TimeUnit.MILLISECONDS);
+            runSafely(sweep);
+        }
+    }
+
+    /** {@code tasks.enabled=false}: this replica runs no sweeps. */
+    @Singleton
+    static class Disabled implements Scheduled.SkipPredicate {
+
+        private final TasksConfig config;
+
+        Disabled(TasksConfig config) {
+            this.config = config;
+        }
+
+        @Override
+        public boolean test(ScheduledExecution execution) {
+            return !config.enabled();
         }
     }
 
     void stop(@Observes ShutdownEvent shutdown) {
-        if (sweeper != null) {
-            sweeper.shutdownNow();
-        }
         if (pool != null) {
             pool.stop();
         }
@@ -74,6 +87,7 @@ public class TaskWorkers {
         return new TaskWorkerPool(name, config.workers(), queue, handlers, listenConnections, config.pollInterval());
     }
 
+    /** One failing sweep does not keep the others from their round. */
     private static void runSafely(Sweep sweep) {
         try {
             sweep.sweep();
