@@ -47,8 +47,8 @@ public class CartResource {
     @APIResponseSchema(value = CartView.class, responseCode = "201", responseDescription = "The cart; its id is its credential")
     @POST
     public Response create(@PathParam("event") String slug) {
-        CartService.Contents cart = carts.create(events.get(slug));
-        return Response.created(URI.create("/api/v1/events/" + slug + "/carts/" + cart.cart().id))
+        CartRows.Contents cart = carts.create(events.get(slug));
+        return Response.created(URI.create("/api/v1/events/" + slug + "/carts/" + cart.cart().id()))
                 .entity(carts.view(cart))
                 .build();
     }

@@ -10,14 +10,13 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 
 import io.ticketing.reservations.auth.RandomIds;
+import io.ticketing.reservations.cart.CartRows.Contents;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.inventory.Seat;
 import io.ticketing.reservations.inventory.Voucher;
-import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.locking.DurableTransaction;
 import io.ticketing.reservations.problem.ApiException;
 import io.ticketing.reservations.problem.NotFoundException;
@@ -33,54 +32,32 @@ import io.ticketing.reservations.reservation.Reservations;
 @ApplicationScoped
 public class CartService {
 
-    /** A cart with all its positions, read under its row lock. */
-    public record Contents(Cart cart, List<CartPosition> positions) {
-    }
-
     private final Reservations reservations;
     private final ReservationConfig config;
-    private final Jdbc jdbc;
+    private final CartRows rows;
     private final Deadlines deadlines;
 
-    CartService(Reservations reservations, ReservationConfig config, Jdbc jdbc, Deadlines deadlines) {
-        this.deadlines = deadlines;
+    CartService(Reservations reservations, ReservationConfig config, CartRows rows, Deadlines deadlines) {
         this.reservations = reservations;
         this.config = config;
-        this.jdbc = jdbc;
+        this.rows = rows;
+        this.deadlines = deadlines;
     }
 
-    /**
-     * In auto-commit, one statement, one round trip, and the answer needs no other read; in the transaction of an
-     * {@code Idempotency-Key}, with its record.
-     */
     @Transactional(Transactional.TxType.SUPPORTS)
     public Contents create(Event event) {
-        Cart cart = jdbc.statement(Cart.INSERT).set("id", RandomIds.next()).set("event", event.id)
-                .set("expires", deadlines.inSeconds(event.cartTtlSeconds)).list(Cart::read).get(0);
-        return new Contents(cart, List.of());
+        return new Contents(rows.insert(RandomIds.next(), event.id, deadlines.inSeconds(event.cartTtlSeconds)),
+                List.of());
     }
 
     @Transactional(Transactional.TxType.SUPPORTS)
-    public Cart get(Event event, String cartId) {
-        return Cart.findInEvent(event.id, cartId).orElseThrow(() -> new NotFoundException("cart", cartId));
+    public Contents get(Event event, String cartId) {
+        return rows.read(event.id, cartId).orElseThrow(() -> new NotFoundException("cart", cartId));
     }
 
-    /**
-     * The cart, its row locked for this transaction: two requests on one cart (a double-clicked checkout)
-     * run one after the other. Taken before any advisory lock, and no flow takes it after one.
-     */
-    public Cart lock(Event event, String cartId) {
-        return Cart.<Cart>find("id = ?1 and eventId = ?2", cartId, event.id).withLock(LockModeType.PESSIMISTIC_WRITE)
-                .firstResultOptional().orElseThrow(() -> new NotFoundException("cart", cartId));
-    }
-
-    /** The cart, its row locked as {@link #lock} does, with its positions, in one round trip. */
-    public Contents lockWithPositions(Event event, String cartId) {
-        Jdbc.RoundTrip reads = jdbc.roundTrip();
-        Jdbc.Rows<Cart> locked = reads.add(Cart.lock(jdbc, event.id, cartId));
-        Jdbc.Rows<CartPosition> positions = reads.add(CartPosition.ofCart(jdbc, cartId));
-        reads.send();
-        return new Contents(locked.first().orElseThrow(() -> new NotFoundException("cart", cartId)), positions.all());
+    /** The cart with its positions, its row locked for this transaction (see {@link CartRows#lock}). */
+    public Contents lock(Event event, String cartId) {
+        return rows.lock(event.id, cartId).orElseThrow(() -> new NotFoundException("cart", cartId));
     }
 
     /** All or nothing: every new position fits, under the locks, or none is added. */
@@ -92,18 +69,17 @@ public class CartService {
                     count + " positions in one request; at most " + config.maxPositions() + " are allowed.");
         }
         Instant expires = deadlines.inSeconds(event.cartTtlSeconds);
-        List<Claim> claims = claimsFor(event, positions);
+        Wanted wanted = claimsFor(event, positions);
+        List<Claim> claims = wanted.claims();
         // Three round trips: the cart locked with its new deadline, its positions for the answer, and what deciding
         // the locks needs; then the locks, the counts and the insert; then the commit. Nothing is read after it.
-        Jdbc.RoundTrip reads = jdbc.roundTrip();
-        Jdbc.Rows<Cart> locked = reads.add(Cart.lockExtending(jdbc, event.id, cartId, expires));
-        Jdbc.Rows<CartPosition> held = reads.add(CartPosition.ofCart(jdbc, cartId));
-        Reservations.Reservation reservation = reservations.prepare(event.id, claims, List.of(), reads);
-        reads.send();
-        Cart cart = locked.first().orElseThrow(() -> new NotFoundException("cart", cartId));
-        List<CartPosition> added = reservation.reserveThen(CartPosition.insertAll(jdbc, cart.id, claims, expires))
-                .stream().sorted(Comparator.comparing(position -> position.id)).toList();
-        return new Contents(cart, Stream.concat(held.all().stream(), added.stream()).toList());
+        Reservations.Reservation reservation = reservations.prepare(event.id, claims, List.of(), wanted.seats(),
+                wanted.vouchers());
+        Contents cart = rows.lockExtending(event.id, cartId, expires, reservation::readBeforeLocks)
+                .orElseThrow(() -> new NotFoundException("cart", cartId));
+        List<CartPosition> added = reservation.reserveThen(rows.insertAll(cartId, claims, expires)).stream()
+                .sorted(Comparator.comparing(CartPosition::id)).toList();
+        return new Contents(cart.cart(), Stream.concat(cart.positions().stream(), added.stream()).toList());
     }
 
     /**
@@ -111,21 +87,21 @@ public class CartService {
      * is pushed past its creation plus {@code reservation.max-hold}: that is 409 {@code hold_limit}, before any lock.
      */
     @DurableTransaction
-    public Cart extend(Event event, String cartId) {
-        Cart cart = lock(event, cartId);
-        List<CartPosition> positions = cart.positions();
+    public Contents extend(Event event, String cartId) {
+        Contents cart = lock(event, cartId);
         Instant expires = deadlines.inSeconds(event.cartTtlSeconds);
-        for (CartPosition position : positions) {
-            Instant holdableUntil = position.createdAt.plus(config.maxHold());
+        for (CartPosition position : cart.positions()) {
+            Instant holdableUntil = position.createdAt().plus(config.maxHold());
             if (expires.isAfter(holdableUntil)) {
-                throw ReservationConflict.holdLimit(position.id, holdableUntil);
+                throw ReservationConflict.holdLimit(position.id(), holdableUntil);
             }
         }
-        reviveStale(event, positions);
-        // One statement for all positions: the usage counters are then updated in one ordered pass.
-        CartPosition.update("expires = ?1 where cartId = ?2", expires, cart.id);
-        cart.expires = expires;
-        return cart;
+        reviveStale(event, cart.positions());
+        rows.extend(cartId, expires);
+        return new Contents(new Cart(cartId, event.id, cart.cart().createdAt(), expires), cart.positions().stream()
+                .map(p -> new CartPosition(p.id(), p.itemId(), p.seatId(), p.voucherId(), p.price(), expires,
+                        p.createdAt()))
+                .toList());
     }
 
     /**
@@ -135,44 +111,41 @@ public class CartService {
     public void reviveStale(Event event, List<CartPosition> positions) {
         Instant now = deadlines.now();
         List<CartPosition> stale = positions.stream()
-                .filter(position -> config.needsRecheck(position.expires, now)).toList();
+                .filter(position -> config.needsRecheck(position.expires(), now)).toList();
         reservations.reserve(event.id, stale.stream().map(CartPosition::claim).toList(),
-                stale.stream().map(position -> position.id).toList());
+                stale.stream().map(CartPosition::id).toList());
     }
 
     /** Removing frees the capacity at once; it takes no lock. */
     @Transactional
     public void removePosition(Event event, String cartId, long positionId) {
-        Cart cart = lock(event, cartId);
-        if (CartPosition.delete("id = ?1 and cartId = ?2", positionId, cart.id) == 0) {
+        lock(event, cartId);
+        if (!rows.deletePosition(cartId, positionId)) {
             throw new NotFoundException("cart position", positionId);
         }
     }
 
     @Transactional
     public void delete(Event event, String cartId) {
-        lock(event, cartId).delete();
-    }
-
-    @Transactional(Transactional.TxType.SUPPORTS)
-    public CartView view(Cart cart) {
-        return view(cart, cart.positions());
+        lock(event, cartId);
+        rows.delete(cartId);
     }
 
     @Transactional(Transactional.TxType.SUPPORTS)
     public CartView view(Contents contents) {
-        return view(contents.cart(), contents.positions());
+        List<CartPosition> positions = contents.positions();
+        PositionLabels labels = PositionLabels.of(positions);
+        return new CartView(contents.cart().id(), contents.cart().expires(), labels.total().toPlainString(),
+                positions.stream().map(p -> new CartView.Position(p.id(), p.itemId(), labels.seatGuid(p),
+                        labels.voucherCode(p), p.price().toPlainString(), p.expires())).toList());
     }
 
-    private static CartView view(Cart cart, List<CartPosition> positions) {
-        PositionLabels labels = PositionLabels.of(positions);
-        return new CartView(cart.id, cart.expires, labels.total().toPlainString(),
-                positions.stream().map(p -> new CartView.Position(p.id, p.itemId, labels.seatGuid(p),
-                        labels.voucherCode(p), p.price.toPlainString(), p.expires)).toList());
+    /** The claims of a request, with the seats and vouchers they name, by id. */
+    private record Wanted(List<Claim> claims, Map<Long, Seat> seats, Map<Long, Voucher> vouchers) {
     }
 
     /** One claim per ticket: seat guids and voucher codes become ids, quantities become copies. */
-    private static List<Claim> claimsFor(Event event, List<CartRequests.NewPosition> positions) {
+    private static Wanted claimsFor(Event event, List<CartRequests.NewPosition> positions) {
         Map<String, Seat> seats = Seat.listByGuids(event.id,
                 positions.stream().map(CartRequests.NewPosition::seatGuid).filter(Objects::nonNull).toList())
                 .stream().collect(Collectors.toMap(seat -> seat.guid, seat -> seat));
@@ -204,6 +177,9 @@ public class CartService {
                 claims.add(new Claim(position.itemId(), seatId, voucherId));
             }
         }
-        return claims;
+        return new Wanted(claims,
+                seats.values().stream().collect(Collectors.toMap(seat -> seat.id, seat -> seat, (same, again) -> same)),
+                vouchers.values().stream()
+                        .collect(Collectors.toMap(voucher -> voucher.id, voucher -> voucher, (same, again) -> same)));
     }
 }

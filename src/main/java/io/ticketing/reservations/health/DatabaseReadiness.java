@@ -22,7 +22,7 @@ import io.quarkus.runtime.StartupEvent;
 import io.ticketing.reservations.jdbc.DirectConnections;
 
 /**
- * Readiness is "the database answers" (SPEC section 6), and must itself answer within a second under any load and
+ * Readiness is "the database answers" (contract section 6), and must itself answer within a second under any load and
  * turn DOWN within 2 seconds of losing the database. The datasource's own check borrows a pooled connection, so it
  * waited behind every busy request (up to the pool's 5 s acquisition timeout) and behind a dead database's connect
  * timeout. Here a background probe asks the database every {@link #INTERVAL} on a connection of its own, outside
@@ -36,7 +36,7 @@ public class DatabaseReadiness implements HealthCheck {
     static final Duration INTERVAL = Duration.ofMillis(500);
     /** Connect, login and socket timeouts of the probe, in pgjdbc's unit (seconds). */
     private static final String TIMEOUT_SECONDS = "1";
-    /** No answer for this long is DOWN: an interval, a timed-out probe, and margin, under the SPEC's 2 s. */
+    /** No answer for this long is DOWN: an interval, a timed-out probe, and margin, under the contract's 2 s. */
     static final Duration STALE_AFTER = Duration.ofMillis(1600);
 
     private final DirectConnections connections;

@@ -15,7 +15,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * The HTTP layer's own refusals as {@code application/problem+json} (SPEC section 4): a URI, headers or a body
+ * The HTTP layer's own refusals as {@code application/problem+json} (contract section 4): a URI, headers or a body
  * past the limits below. Vert.x refuses what passes its decoder limits with an empty body before any handler
  * runs, so those are set well above these ({@code quarkus.http.limits.*} in application.properties) and the
  * service's limits are checked here, first among the routes.

@@ -7,7 +7,7 @@ import java.util.function.ToLongFunction;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
- * One page of a list (SPEC section 4). {@code next_cursor} is null on the last page. Lists are ordered by id, which
+ * One page of a list (contract section 4). {@code next_cursor} is null on the last page. Lists are ordered by id, which
  * never changes, so a row that existed when the first page was read is returned exactly once, however many rows
  * are written meanwhile.
  */

@@ -12,7 +12,7 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 import io.ticketing.reservations.problem.ProblemMapper;
 
 /**
- * Overload is refused early (SPEC section 6): a request that waited longer than {@code http.max-thread-wait} for a
+ * Overload is refused early (contract section 6): a request that waited longer than {@code http.max-thread-wait} for a
  * request thread gets 503 {@code overloaded} with {@code Retry-After} instead of being served late, so the answer
  * time stays bounded at any number of clients. The wait counts from when the request was ready to run (after
  * the event gate, where it passed one) to when a request thread picked it up.

@@ -22,7 +22,7 @@ import com.fasterxml.jackson.datatype.jsr310.deser.InstantDeserializer;
 import io.quarkus.jackson.ObjectMapperCustomizer;
 
 /**
- * Strict JSON for the whole API (SPEC section 4): a body is one JSON document with the types its schema names.
+ * Strict JSON for the whole API (contract section 4): a body is one JSON document with the types its schema names.
  * Jackson is lenient by default ({@code 1.5} becomes {@code 1}, {@code "5"} becomes {@code 5}, {@code 12} becomes
  * a price, {@code ""} becomes a null date, trailing content is ignored); here each of those is a
  * {@code validation_failed} naming the field. Strings may not hold NUL, which PostgreSQL cannot store, and times

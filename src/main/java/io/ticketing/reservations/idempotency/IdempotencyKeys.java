@@ -3,10 +3,9 @@ package io.ticketing.reservations.idempotency;
 import java.time.Duration;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 
-import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.ticketing.reservations.jdbc.Jdbc;
 
 /**
  * The stored keys. A key is claimed and its outcome recorded in the transaction of the change it guards, so both
@@ -56,41 +55,38 @@ class IdempotencyKeys {
     record Outcome(int status, String contentType, String location, String etag, String body) {
     }
 
-    private final EntityManager entityManager;
+    private final Jdbc jdbc;
 
-    IdempotencyKeys(EntityManager entityManager) {
-        this.entityManager = entityManager;
+    IdempotencyKeys(Jdbc jdbc) {
+        this.jdbc = jdbc;
     }
 
     @Transactional(Transactional.TxType.MANDATORY)
     Claim claim(String caller, String key, String requestHash) {
-        Object[] row = (Object[]) entityManager.createNativeQuery(CLAIM).setParameter("caller", caller)
-                .setParameter("key", key).setParameter("hash", requestHash)
-                .setParameter("wait_ms", Math.toIntExact(RUNNING_WAIT.toMillis()))
-                .setParameter("kept_s", Math.toIntExact(KEPT_FOR.toSeconds())).getSingleResult();
-        return switch ((String) row[0]) {
-            case "started" -> new Started();
-            case "running" -> new InFlight();
-            default -> requestHash.equals(row[1])
-                    ? new Replay(((Number) row[2]).intValue(), (String) row[3], (String) row[4], (String) row[5],
-                            (String) row[6])
-                    : new Mismatch();
-        };
+        return jdbc.statement(CLAIM).set("caller", caller).set("key", key).set("hash", requestHash)
+                .set("wait_ms", Math.toIntExact(RUNNING_WAIT.toMillis()))
+                .set("kept_s", Math.toIntExact(KEPT_FOR.toSeconds())).list(row -> switch (row.getString(1)) {
+                    case "started" -> new Started();
+                    case "running" -> new InFlight();
+                    default -> requestHash.equals(row.getString(2))
+                            ? new Replay(row.getInt(3), row.getString(4), row.getString(5), row.getString(6),
+                                    row.getString(7))
+                            : new Mismatch();
+                }).get(0);
     }
 
     /** In the transaction that claimed the key: the outcome commits with the change. */
     @Transactional(Transactional.TxType.MANDATORY)
     void record(String caller, String key, Outcome outcome) {
-        entityManager.createNativeQuery(RECORD).setParameter("caller", caller).setParameter("key", key)
-                .setParameter("status", outcome.status()).setParameter("type", outcome.contentType())
-                .setParameter("location", outcome.location()).setParameter("etag", outcome.etag())
-                .setParameter("body", outcome.body()).executeUpdate();
+        jdbc.statement(RECORD).set("caller", caller).set("key", key).set("status", outcome.status())
+                .set("type", outcome.contentType()).set("location", outcome.location()).set("etag", outcome.etag())
+                .set("body", outcome.body()).update();
     }
 
     void recordRefusal(String caller, String key, String requestHash, Outcome outcome) {
-        QuarkusTransaction.requiringNew().run(() -> entityManager.createNativeQuery(RECORD_REFUSAL)
-                .setParameter("caller", caller).setParameter("key", key).setParameter("hash", requestHash)
-                .setParameter("status", outcome.status()).setParameter("type", outcome.contentType())
-                .setParameter("body", outcome.body()).executeUpdate());
+        // Auto-commit: the refused request's transaction is over.
+        jdbc.statement(RECORD_REFUSAL).set("caller", caller).set("key", key).set("hash", requestHash)
+                .set("status", outcome.status()).set("type", outcome.contentType()).set("body", outcome.body())
+                .update();
     }
 }

@@ -8,7 +8,7 @@ import java.lang.annotation.Target;
 import jakarta.interceptor.InterceptorBinding;
 
 /**
- * Honours {@code Idempotency-Key} on the POST methods of a resource (SPEC section 4). Those methods return
+ * Honours {@code Idempotency-Key} on the POST methods of a resource (contract section 4). Those methods return
  * {@code Response}, so a replay can stand in for them.
  */
 @InterceptorBinding

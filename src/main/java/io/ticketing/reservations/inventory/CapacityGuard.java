@@ -1,7 +1,7 @@
 package io.ticketing.reservations.inventory;
 
 /**
- * What an admin edit that makes capacity scarcer has checked under the locks before it writes (SPEC sections 2
+ * What an admin edit that makes capacity scarcer has checked under the locks before it writes (contract sections 2
  * and 4), refusing with the buyer's codes when the capacity is taken. The lock engine implements it
  * ({@code AdminReservations}): it depends on inventory, inventory only on this.
  */

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 
 import io.ticketing.reservations.concurrency.IfMatch;
@@ -23,32 +22,14 @@ import io.ticketing.reservations.problem.NotFoundException;
 @ApplicationScoped
 public class InventoryService {
 
-    /** An item is in use while a live hold or any order position (whatever its status), seat or voucher names it. */
-    private static final String ITEM_IN_USE = """
-            SELECT EXISTS (SELECT 1 FROM cart_positions WHERE item_id = :id AND expires >= now())
-                OR EXISTS (SELECT 1 FROM order_positions WHERE item_id = :id)
-                OR EXISTS (SELECT 1 FROM seats WHERE item_id = :id)
-                OR EXISTS (SELECT 1 FROM vouchers WHERE item_id = :id)""";
-
-    /** Expired holds count for nothing but still refer to the item: they go with it. */
-    private static final String DELETE_EXPIRED_HOLDS_OF_ITEM = "DELETE FROM cart_positions WHERE item_id = :id AND expires < now()";
-
-    /** A quota is in use while a live hold or any order position of one of its items, or a voucher, names it. */
-    private static final String QUOTA_IN_USE = """
-            SELECT EXISTS (SELECT 1 FROM quota_items q JOIN cart_positions c ON c.item_id = q.item_id
-                           WHERE q.quota_id = :id AND c.expires >= now())
-                OR EXISTS (SELECT 1 FROM quota_items q JOIN order_positions p ON p.item_id = q.item_id
-                           WHERE q.quota_id = :id)
-                OR EXISTS (SELECT 1 FROM vouchers WHERE quota_id = :id)""";
-
     private final AdvisoryLocks locks;
     private final QuotaCounter counter;
-    private final EntityManager entityManager;
+    private final InventoryRows rows;
 
-    InventoryService(AdvisoryLocks locks, QuotaCounter counter, EntityManager entityManager) {
+    InventoryService(AdvisoryLocks locks, QuotaCounter counter, InventoryRows rows) {
         this.locks = locks;
         this.counter = counter;
-        this.entityManager = entityManager;
+        this.rows = rows;
     }
 
     @Transactional
@@ -105,11 +86,11 @@ public class InventoryService {
     @Transactional
     public void deleteItem(Event event, long itemId) {
         Item item = item(event, itemId);
-        if (inUse(ITEM_IN_USE, item.id)) {
+        if (rows.itemInUse(item.id)) {
             throw new InUseException("Item " + item.id + " is held in a cart, was ordered, or has seats or vouchers;"
                     + " deactivate it instead (PATCH with \"active\": false).");
         }
-        entityManager.createNativeQuery(DELETE_EXPIRED_HOLDS_OF_ITEM).setParameter("id", item.id).executeUpdate();
+        rows.deleteExpiredHoldsOfItem(item.id);
         item.delete();
         item.flush();
     }
@@ -125,16 +106,12 @@ public class InventoryService {
     @Transactional
     public void deleteQuota(Event event, long quotaId) {
         Quota quota = quota(event, quotaId);
-        if (inUse(QUOTA_IN_USE, quota.id)) {
+        if (rows.quotaInUse(quota.id)) {
             throw new InUseException("Quota " + quota.id + " limits items that are held or were ordered, or a voucher"
                     + " names it; change its size instead.");
         }
         quota.delete();
         quota.flush();
-    }
-
-    private boolean inUse(String query, long id) {
-        return (Boolean) entityManager.createNativeQuery(query).setParameter("id", id).getSingleResult();
     }
 
     /**

@@ -2,7 +2,7 @@ package io.ticketing.reservations.inventory;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-/** What a quota has left, and why (SPEC section 1). {@code size} and the number are null when unlimited. */
+/** What a quota has left, and why (contract section 1). {@code size} and the number are null when unlimited. */
 public record QuotaAvailability(boolean available, @Schema(nullable = true) Integer availableNumber,
         @Schema(nullable = true) Integer size, long paidOrders,
         long pendingOrders, long cartPositions, long blockingVouchers) {

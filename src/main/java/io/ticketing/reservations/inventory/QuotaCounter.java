@@ -12,7 +12,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.ticketing.reservations.jdbc.Jdbc;
 
 /**
- * Counts quotas' usage (SPEC section 1) from the counters that migration V5's triggers keep, so the cost does
+ * Counts quotas' usage (contract section 1) from the counters that migration V5's triggers keep, so the cost does
  * not grow with sales: per member item two sales rows and the live hold buckets. It takes no lock: flows that
  * consume capacity call it only after the lock engine holds the quotas' locks, and at READ COMMITTED the one
  * statement sees everything the previous holder committed.
@@ -77,6 +77,10 @@ public class QuotaCounter {
             WHERE q.id IN (%s)
             GROUP BY q.id, q.size ORDER BY q.id""".formatted(QUOTAS_OF_ITEMS);
 
+    /** The items a reservation checks. Public for the benchmark. */
+    public static final String ITEMS_FOR_SALE = "SELECT id, name, requires_seat, active FROM items"
+            + " WHERE id = ANY(:ids) AND event_id = :event";
+
     /** What deciding which quotas a claim locks needs: a quota's id, its size (null when unlimited), its items. */
     public interface QuotaMembers {
 
@@ -127,6 +131,13 @@ public class QuotaCounter {
     public Jdbc.Query<CountedQuota> ofItemsQuery(Collection<Long> itemIds, Collection<Long> excludedCartPositions) {
         return counting(jdbc.statement(COUNT_OF_ITEMS).set("items", itemIds.toArray(Long[]::new)),
                 excludedCartPositions);
+    }
+
+    /** The event's items with these ids, as a reservation checks them; ids of other events are absent. */
+    public Jdbc.Query<ItemForSale> itemsForSale(long eventId, Collection<Long> ids) {
+        return jdbc.statement(ITEMS_FOR_SALE).set("ids", ids.toArray(Long[]::new)).set("event", eventId)
+                .reading(row -> new ItemForSale(row.getLong(1), row.getString(2), row.getBoolean(3),
+                        row.getBoolean(4)));
     }
 
     /** Every quota the items are in, with its members, without counting: what to lock. */

@@ -1,6 +1,6 @@
 package io.ticketing.reservations.inventory;
 
-/** The one definition of "this seat cannot be sold" (SPEC section 1), for the seat list and for reservations. */
+/** The one definition of "this seat cannot be sold" (contract section 1), for the seat list and for reservations. */
 public final class SeatHolds {
 
     /**

@@ -7,8 +7,6 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.Query;
 import jakarta.transaction.Transactional;
 
 import io.ticketing.reservations.concurrency.IfMatch;
@@ -24,33 +22,11 @@ import io.ticketing.reservations.problem.ValidationException;
 @ApplicationScoped
 public class SeatService {
 
-    /** One statement for the whole plan: a 10,000-seat venue is one round trip, not 10,000. */
-    private static final String INSERT_SEATS = """
-            INSERT INTO seats (event_id, guid, name, item_id, blocked)
-            SELECT :event, s.guid, s.name, s.item_id, s.blocked
-            FROM unnest(:guids, :names, :items, :blocked) AS s (guid, name, item_id, blocked)""";
-
-    private static final String EXISTING_GUIDS = "SELECT guid FROM seats WHERE event_id = :event AND guid = ANY(:guids)";
-
-    /** A page of seats after a cursor. The availability of each seat is worked out once, then filtered on. */
-    private static final String LIST = """
-            SELECT id, guid, name, item_id, blocked, version, available FROM (
-              SELECT s.id, s.guid, s.name, s.item_id, s.blocked, s.version, NOT %s AS available FROM seats s
-              WHERE s.event_id = :event AND s.id > :after) plan
-            WHERE available OR NOT :onlyAvailable ORDER BY id LIMIT :limit""".formatted(SeatHolds.UNAVAILABLE);
-
-    private static final String ONE = """
-            SELECT s.id, s.guid, s.name, s.item_id, s.blocked, s.version, NOT %s AS available FROM seats s
-            WHERE s.event_id = :event AND s.guid = :guid""".formatted(SeatHolds.UNAVAILABLE);
-
-    private record Row(long id, InventoryViews.SeatView view) {
-    }
-
-    private final EntityManager entityManager;
+    private final InventoryRows rows;
     private final CapacityGuard reservations;
 
-    SeatService(EntityManager entityManager, CapacityGuard reservations) {
-        this.entityManager = entityManager;
+    SeatService(InventoryRows rows, CapacityGuard reservations) {
+        this.rows = rows;
         this.reservations = reservations;
     }
 
@@ -64,18 +40,11 @@ public class SeatService {
                 throw new ValidationException("seats[" + i + "].guid", "appears twice in this request");
             }
         }
-        List<?> existing = entityManager.createNativeQuery(EXISTING_GUIDS).setParameter("event", event.id)
-                .setParameter("guids", guids.toArray(String[]::new)).setMaxResults(10).getResultList();
+        List<String> existing = rows.existingSeats(event.id, List.copyOf(guids));
         if (!existing.isEmpty()) {
             throw new ApiException(409, "seat_exists", "Conflict", "These seats exist already: " + existing);
         }
-        entityManager.createNativeQuery(INSERT_SEATS).setParameter("event", event.id)
-                .setParameter("guids", guids.toArray(String[]::new))
-                .setParameter("names", seats.stream().map(seat -> seat.name().strip()).toArray(String[]::new))
-                .setParameter("items", seats.stream().map(InventoryRequests.NewSeat::itemId).toArray(Long[]::new))
-                .setParameter("blocked", seats.stream().map(seat -> Boolean.TRUE.equals(seat.blocked()))
-                        .toArray(Boolean[]::new))
-                .executeUpdate();
+        rows.insertSeats(event.id, seats);
         return seats.stream().map(seat -> new InventoryViews.SeatView(seat.guid(), seat.name().strip(), seat.itemId(),
                 Boolean.TRUE.equals(seat.blocked()), !Boolean.TRUE.equals(seat.blocked()), 0)).toList();
     }
@@ -83,16 +52,13 @@ public class SeatService {
     /** Reads never lock: a seat shown free may be taken a moment later, and adding it then says so. */
     @Transactional(Transactional.TxType.SUPPORTS)
     public Page<InventoryViews.SeatView> list(Event event, boolean onlyAvailable, PageRequest page) {
-        List<Row> rows = rows(entityManager.createNativeQuery(LIST).setParameter("event", event.id)
-                .setParameter("after", page.afterAscending()).setParameter("limit", page.fetchSize())
-                .setParameter("onlyAvailable", onlyAvailable));
-        return Page.of(rows, page, Row::id).map(Row::view);
+        return Page.of(rows.seatPage(event.id, page.afterAscending(), page.fetchSize(), onlyAvailable), page,
+                InventoryRows.SeatRow::id).map(InventoryRows.SeatRow::view);
     }
 
     @Transactional(Transactional.TxType.SUPPORTS)
     public InventoryViews.SeatView get(Event event, String guid) {
-        return rows(entityManager.createNativeQuery(ONE).setParameter("event", event.id).setParameter("guid", guid))
-                .stream().findFirst().map(Row::view).orElseThrow(() -> new NotFoundException("seat", guid));
+        return rows.seat(event.id, guid).orElseThrow(() -> new NotFoundException("seat", guid));
     }
 
     /**
@@ -115,15 +81,6 @@ public class SeatService {
         }
         seat.flush();
         return get(event, guid);
-    }
-
-    private static List<Row> rows(Query query) {
-        List<?> rows = query.setParameter("own", new Long[0]).setParameter("vouchers", new Long[0]).getResultList();
-        return rows.stream().map(Object[].class::cast)
-                .map(row -> new Row(((Number) row[0]).longValue(), new InventoryViews.SeatView((String) row[1],
-                        (String) row[2], ((Number) row[3]).longValue(), (Boolean) row[4], (Boolean) row[6],
-                        ((Number) row[5]).longValue())))
-                .toList();
     }
 
     private static void requireSeatedItems(Event event, List<InventoryRequests.NewSeat> seats) {

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 
 import io.ticketing.reservations.event.Event;
@@ -18,15 +17,12 @@ import io.ticketing.reservations.event.Event;
 @ApplicationScoped
 public class StorefrontAvailability {
 
-    private static final String FREE_SEATS = "SELECT s.item_id, count(*) FROM seats s WHERE s.event_id = :event AND NOT "
-            + SeatHolds.UNAVAILABLE + " GROUP BY s.item_id";
-
     private final QuotaCounter counter;
-    private final EntityManager entityManager;
+    private final InventoryRows rows;
 
-    StorefrontAvailability(QuotaCounter counter, EntityManager entityManager) {
+    StorefrontAvailability(QuotaCounter counter, InventoryRows rows) {
         this.counter = counter;
-        this.entityManager = entityManager;
+        this.rows = rows;
     }
 
     /** An active item and how many are left: null when nothing limits it. */
@@ -62,12 +58,7 @@ public class StorefrontAvailability {
                 left.put(quota.id, counter.count(quota).availableNumber());
             }
         }
-        Map<Long, Long> freeSeats = new HashMap<>();
-        for (Object row : entityManager.createNativeQuery(FREE_SEATS).setParameter("event", event.id)
-                .setParameter("own", new Long[0]).setParameter("vouchers", new Long[0]).getResultList()) {
-            Object[] columns = (Object[]) row;
-            freeSeats.put(((Number) columns[0]).longValue(), ((Number) columns[1]).longValue());
-        }
+        Map<Long, Long> freeSeats = rows.freeSeatsByItem(event.id);
         List<Left> items = new ArrayList<>();
         for (Item item : Item.listForEvent(event.id)) {
             if (!item.active) {

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Objects;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 
 import io.ticketing.reservations.concurrency.IfMatch;
@@ -24,23 +23,14 @@ import io.ticketing.reservations.problem.ValidationException;
 @ApplicationScoped
 public class VoucherService {
 
-    /** What refers to a voucher: a live hold or any order position, whatever its status. */
-    private static final String IN_USE = """
-            SELECT EXISTS (SELECT 1 FROM cart_positions WHERE voucher_id = :voucher AND expires >= now())
-                OR EXISTS (SELECT 1 FROM order_positions WHERE voucher_id = :voucher)
-                OR (SELECT redeemed > 0 FROM vouchers WHERE id = :voucher)""";
-
-    /** Expired holds count for nothing but still refer to the voucher: they go with it. */
-    private static final String DELETE_EXPIRED_HOLDS = "DELETE FROM cart_positions WHERE voucher_id = :voucher AND expires < now()";
-
     private final CapacityGuard reservations;
-    private final EntityManager entityManager;
+    private final InventoryRows rows;
     private final Clock clock;
 
-    VoucherService(CapacityGuard reservations, EntityManager entityManager, Clock clock) {
+    VoucherService(CapacityGuard reservations, InventoryRows rows, Clock clock) {
         this.clock = clock;
         this.reservations = reservations;
-        this.entityManager = entityManager;
+        this.rows = rows;
     }
 
     @DurableTransaction
@@ -135,11 +125,11 @@ public class VoucherService {
     @Transactional
     public void delete(Event event, String code) {
         Voucher voucher = get(event, code);
-        if ((Boolean) entityManager.createNativeQuery(IN_USE).setParameter("voucher", voucher.id).getSingleResult()) {
+        if (rows.voucherInUse(voucher.id)) {
             throw new InUseException("Voucher '" + voucher.code
                     + "' is held in a cart or was used in an order; it can only be changed, not deleted.");
         }
-        entityManager.createNativeQuery(DELETE_EXPIRED_HOLDS).setParameter("voucher", voucher.id).executeUpdate();
+        rows.deleteExpiredHoldsOfVoucher(voucher.id);
         voucher.delete();
         voucher.flush();
     }

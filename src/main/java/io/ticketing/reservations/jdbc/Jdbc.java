@@ -23,14 +23,17 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.PersistenceException;
 
 /**
- * Plain JDBC on the transaction's own connection (outside a transaction, a pooled one in auto-commit), for the
- * statements every add to cart sends. A Hibernate native query cost about twice the CPU of the same statement sent
- * this way (it resolves its result types on every call, and for array columns throws and catches an exception doing
- * so), and in a sale the service and PostgreSQL share the same cores.
+ * The one tool for hand-written SQL: plain JDBC on the transaction's own connection (outside a transaction, a
+ * pooled one in auto-commit), called only from each feature's data-access class ({@code CartRows},
+ * {@code OrderRows}, {@code InventoryRows}, {@code QuotaCounter}, {@code TaskQueue}, ...), which return records.
+ * Hibernate (Panache) keeps only the admin entities: events, items, quotas, seats and vouchers, whose version is
+ * their ETag. A Hibernate native query cost about twice the CPU of the same statement sent this way (it resolves
+ * its result types on every call, and for array columns throws and catches an exception doing so), and in a sale
+ * the service and PostgreSQL share the same cores.
  *
- * <p>Nothing is flushed first: use it only where the transaction has no pending entity change, as
- * {@code Reservations} and the cart's own statements do (they run before anything is written through Hibernate).
- * Parameters are named ({@code :items}), as in the SQL constants the benchmark also runs through pgbench.
+ * <p>Nothing is flushed first: a flow that changed an admin entity and then reads it through SQL flushes it
+ * itself ({@code SeatService.update} does). Parameters are named ({@code :items}), as in the SQL constants the
+ * benchmark also runs through pgbench.
  */
 @ApplicationScoped
 public class Jdbc {
@@ -80,8 +83,8 @@ public class Jdbc {
     }
 
     /**
-     * One statement with its parameters: {@code Long[]} is sent as {@code bigint[]}, {@code Boolean[]} as
-     * {@code boolean[]}, {@code Instant} as timestamptz.
+     * One statement with its parameters: {@code Long[]} is sent as {@code bigint[]}, {@code String[]} as
+     * {@code text[]}, {@code Boolean[]} as {@code boolean[]}, {@code Instant} as timestamptz.
      */
     public final class Statement {
 
@@ -106,6 +109,16 @@ public class Jdbc {
             Rows<T> rows = alone.add(reading(reader));
             alone.send();
             return rows.all();
+        }
+
+        /** Runs an {@code INSERT}, {@code UPDATE} or {@code DELETE} alone and returns how many rows it changed. */
+        public int update() {
+            try (Connection connection = dataSource.getConnection();
+                    PreparedStatement statement = prepare(connection, List.of(this))) {
+                return statement.executeUpdate();
+            } catch (SQLException e) {
+                throw new PersistenceException("statement failed: " + positional.sql(), e);
+            }
         }
     }
 
@@ -232,6 +245,8 @@ public class Jdbc {
             throws SQLException {
         if (value instanceof Long[] numbers) {
             statement.setArray(index, connection.createArrayOf("bigint", numbers));
+        } else if (value instanceof String[] texts) {
+            statement.setArray(index, connection.createArrayOf("text", texts));
         } else if (value instanceof Boolean[] flags) {
             statement.setArray(index, connection.createArrayOf("boolean", flags));
         } else if (value instanceof Instant instant) {

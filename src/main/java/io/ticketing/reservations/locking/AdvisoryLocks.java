@@ -22,7 +22,7 @@ import io.quarkus.runtime.Startup;
 import io.ticketing.reservations.jdbc.Jdbc;
 
 /**
- * The lock engine: the one place that locks inventory (SPEC section 2). Rules for every caller:
+ * The lock engine: the one place that locks inventory (contract section 2). Rules for every caller:
  * <ol>
  * <li>Call {@link #lockObjects} exactly once, inside a {@link DurableTransaction} method, before counting
  * availability, with every object the transaction makes less available: each finite quota whose usage

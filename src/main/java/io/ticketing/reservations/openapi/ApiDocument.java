@@ -24,7 +24,7 @@ import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.problem.Problem;
 
 /**
- * Completes the OpenAPI document with what every operation of the API shares (SPEC section 4), so that the
+ * Completes the OpenAPI document with what every operation of the API shares (contract section 4), so that the
  * annotations on a resource say only what is particular to it: its success responses, and its domain refusals as
  * {@code @APIResponse}s carrying their codes in the {@value #CODES} extension ({@link ApiDocs}). Added here:
  * <ul>

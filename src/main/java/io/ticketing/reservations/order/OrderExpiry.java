@@ -1,10 +1,6 @@
 package io.ticketing.reservations.order;
 
-import java.util.List;
-
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.context.control.ActivateRequestContext;
-import jakarta.persistence.EntityManager;
 
 import io.ticketing.reservations.tasks.Sweep;
 
@@ -16,22 +12,17 @@ import io.ticketing.reservations.tasks.Sweep;
 @ApplicationScoped
 public class OrderExpiry implements Sweep {
 
-    private static final String CANDIDATES = """
-            SELECT id FROM orders WHERE status = 'pending' AND expires < now() ORDER BY expires LIMIT 500""";
-
     private final OrderService orders;
-    private final EntityManager entityManager;
+    private final OrderRows rows;
 
-    OrderExpiry(OrderService orders, EntityManager entityManager) {
+    OrderExpiry(OrderService orders, OrderRows rows) {
         this.orders = orders;
-        this.entityManager = entityManager;
+        this.rows = rows;
     }
 
-    /** The candidate query runs without a transaction, on the sweep's own thread: it needs a request context. */
+    /** The candidate query runs without a transaction, in auto-commit. */
     @Override
-    @ActivateRequestContext
     public int sweep() {
-        List<Long> candidates = entityManager.createNativeQuery(CANDIDATES, Long.class).getResultList();
-        return (int) candidates.stream().filter(orders::expireIfDue).count();
+        return (int) rows.dueCandidates().stream().filter(orders::expireIfDue).count();
     }
 }

@@ -57,8 +57,8 @@ public class OrderResource {
     @RolesAllowed(Roles.STOREFRONT)
     public Response checkout(@PathParam("event") String slug, @Valid @NotNull Checkout request) {
         Event event = events.get(slug);
-        OrderService.Placed placed = orders.checkout(event, request);
-        return Response.created(URI.create("/api/v1/events/" + slug + "/orders/" + placed.order().code))
+        OrderRows.Contents placed = orders.checkout(event, request);
+        return Response.created(URI.create("/api/v1/events/" + slug + "/orders/" + placed.order().code()))
                 .entity(orders.view(event, placed)).build();
     }
 

@@ -13,17 +13,17 @@ public record PositionLabels(Map<Long, String> seatGuids, Map<Long, String> vouc
 
     public static PositionLabels of(List<? extends HeldPosition> positions) {
         return new PositionLabels(
-                Seat.guidsOf(positions.stream().map(position -> position.seatId).filter(Objects::nonNull).toList()),
+                Seat.guidsOf(positions.stream().map(HeldPosition::seatId).filter(Objects::nonNull).toList()),
                 Voucher.codesOf(
-                        positions.stream().map(position -> position.voucherId).filter(Objects::nonNull).toList()),
-                positions.stream().map(position -> position.price).reduce(BigDecimal.ZERO, BigDecimal::add));
+                        positions.stream().map(HeldPosition::voucherId).filter(Objects::nonNull).toList()),
+                positions.stream().map(HeldPosition::price).reduce(BigDecimal.ZERO, BigDecimal::add));
     }
 
     public String seatGuid(HeldPosition position) {
-        return seatGuids.get(position.seatId);
+        return seatGuids.get(position.seatId());
     }
 
     public String voucherCode(HeldPosition position) {
-        return voucherCodes.get(position.voucherId);
+        return voucherCodes.get(position.voucherId());
     }
 }

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.ticketing.reservations.inventory.Item;
+import io.ticketing.reservations.inventory.ItemForSale;
 import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
 import io.ticketing.reservations.inventory.QuotaCounter.Membership;
 import io.ticketing.reservations.inventory.QuotaCounter.QuotaMembers;
@@ -27,7 +27,7 @@ final class ReservationChecks {
     private ReservationChecks() {
     }
 
-    /** The objects a set of claims consumes, in the SPEC's words: finite quotas that grow, seats, vouchers. */
+    /** The objects a set of claims consumes, in the contract's words: finite quotas that grow, seats, vouchers. */
     static Set<LockTarget> objectsToLock(List<Claim> claims, Map<Long, Voucher> vouchers,
             List<? extends QuotaMembers> quotas) {
         Set<LockTarget> targets = new HashSet<>();
@@ -47,22 +47,22 @@ final class ReservationChecks {
     }
 
     /** What the caller asks for must make sense before anything is locked. */
-    static void checkRules(List<Claim> claims, Map<Long, Item> items, Map<Long, Seat> seats,
+    static void checkRules(List<Claim> claims, Map<Long, ItemForSale> items, Map<Long, Seat> seats,
             Map<Long, Voucher> vouchers, List<Membership> quotas, Instant now) {
         Set<Long> seatsClaimed = new HashSet<>();
         for (Claim claim : claims) {
-            Item item = items.get(claim.itemId());
+            ItemForSale item = items.get(claim.itemId());
             if (item == null) {
                 throw new NotFoundException("item", claim.itemId());
             }
-            if (!item.active || quotasOf(item.id, quotas).isEmpty()) {
+            if (!item.active() || quotasOf(item.id(), quotas).isEmpty()) {
                 throw ReservationConflict.notOnSale(item);
             }
             Seat seat = claim.seatId() == null ? null : seats.get(claim.seatId());
-            if (item.requiresSeat && seat == null) {
+            if (item.requiresSeat() && seat == null) {
                 throw ReservationConflict.seatRequired(item);
             }
-            if (seat != null && (!item.requiresSeat || seat.itemId != item.id)) {
+            if (seat != null && (!item.requiresSeat() || seat.itemId != item.id())) {
                 throw ReservationConflict.seatNotAllowed(item, seat);
             }
             if (seat != null && !seatsClaimed.add(seat.id)) {
@@ -70,30 +70,30 @@ final class ReservationChecks {
             }
             Voucher voucher = claim.voucherId() == null ? null : vouchers.get(claim.voucherId());
             if (voucher != null) {
-                checkVoucherFits(voucher, item, seat, quotasOf(item.id, quotas), now);
+                checkVoucherFits(voucher, item, seat, quotasOf(item.id(), quotas), now);
             }
         }
     }
 
-    private static void checkVoucherFits(Voucher voucher, Item item, Seat seat, List<Membership> quotasOfItem,
+    private static void checkVoucherFits(Voucher voucher, ItemForSale item, Seat seat, List<Membership> quotasOfItem,
             Instant now) {
         if (voucher.hasExpired(now)) {
             throw ReservationConflict.voucherExpired(voucher);
         }
-        if (voucher.itemId != null && voucher.itemId != item.id) {
-            throw ReservationConflict.voucherInvalid(voucher, "is not valid for item " + item.id);
+        if (voucher.itemId != null && voucher.itemId != item.id()) {
+            throw ReservationConflict.voucherInvalid(voucher, "is not valid for item " + item.id());
         }
         if (voucher.quotaId != null && quotasOfItem.stream().noneMatch(quota -> quota.id() == voucher.quotaId)) {
-            throw ReservationConflict.voucherInvalid(voucher, "is not valid for item " + item.id);
+            throw ReservationConflict.voucherInvalid(voucher, "is not valid for item " + item.id());
         }
         if (voucher.seatId != null && (seat == null || seat.id.longValue() != voucher.seatId)) {
             throw ReservationConflict.voucherInvalid(voucher, "is valid only for its own seat");
         }
     }
 
-    static void checkQuotas(List<Claim> claims, Map<Long, Item> items, Map<Long, Voucher> vouchers,
+    static void checkQuotas(List<Claim> claims, Map<Long, ItemForSale> items, Map<Long, Voucher> vouchers,
             List<CountedQuota> quotas) {
-        Map<CountedQuota, List<Item>> wanted = new LinkedHashMap<>();
+        Map<CountedQuota, List<ItemForSale>> wanted = new LinkedHashMap<>();
         for (Claim claim : claims) {
             List<CountedQuota> quotasOfItem = quotasOf(claim.itemId(), quotas);
             if (quotasOfItem.isEmpty()) {
@@ -105,7 +105,7 @@ final class ReservationChecks {
                                 .add(items.get(claim.itemId())));
             }
         }
-        for (Map.Entry<CountedQuota, List<Item>> demand : wanted.entrySet()) {
+        for (Map.Entry<CountedQuota, List<ItemForSale>> demand : wanted.entrySet()) {
             CountedQuota quota = demand.getKey();
             int left = quota.availability().availableNumber();
             if (left < demand.getValue().size()) {

@@ -2,13 +2,13 @@ package io.ticketing.reservations.reservation;
 
 import java.time.Instant;
 
-import io.ticketing.reservations.inventory.Item;
+import io.ticketing.reservations.inventory.ItemForSale;
 import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
 import io.ticketing.reservations.inventory.Seat;
 import io.ticketing.reservations.inventory.Voucher;
 import io.ticketing.reservations.problem.ApiException;
 
-/** 409: what a buyer asked for is not available, and nothing was written. Each factory is one SPEC code. */
+/** 409: what a buyer asked for is not available, and nothing was written. Each factory is one contract code. */
 public class ReservationConflict extends ApiException {
 
     private ReservationConflict(String code, String detail) {
@@ -20,11 +20,11 @@ public class ReservationConflict extends ApiException {
         return this;
     }
 
-    static ReservationConflict quotaExhausted(Item item, CountedQuota quota, long available, long wanted) {
+    static ReservationConflict quotaExhausted(ItemForSale item, CountedQuota quota, long available, long wanted) {
         return new ReservationConflict("quota_exhausted",
-                "Item '" + item.name + "' (" + item.id + ") is sold out in quota '" + quota.name() + "' ("
+                "Item '" + item.name() + "' (" + item.id() + ") is sold out in quota '" + quota.name() + "' ("
                         + quota.id() + "): " + available + " left, " + wanted + " wanted.")
-                .and("item_id", item.id).and("quota_id", quota.id()).and("available_number", available);
+                .and("item_id", item.id()).and("quota_id", quota.id()).and("available_number", available);
     }
 
     static ReservationConflict voucherOverbooks(CountedQuota quota, long available, long wanted) {
@@ -34,10 +34,10 @@ public class ReservationConflict extends ApiException {
                 .and("quota_id", quota.id()).and("available_number", available);
     }
 
-    static ReservationConflict notOnSale(Item item) {
+    static ReservationConflict notOnSale(ItemForSale item) {
         return new ReservationConflict("quota_exhausted",
-                "Item '" + item.name + "' (" + item.id + ") is not on sale: it is inactive or in no quota.")
-                .and("item_id", item.id);
+                "Item '" + item.name() + "' (" + item.id() + ") is not on sale: it is inactive or in no quota.")
+                .and("item_id", item.id());
     }
 
     static ReservationConflict seatUnavailable(Seat seat) {
@@ -45,16 +45,16 @@ public class ReservationConflict extends ApiException {
                 "Seat '" + seat.guid + "' is taken, blocked or reserved.").and("seat_guid", seat.guid);
     }
 
-    static ReservationConflict seatRequired(Item item) {
+    static ReservationConflict seatRequired(ItemForSale item) {
         return new ReservationConflict("seat_required",
-                "Item '" + item.name + "' (" + item.id + ") is sold only with a seat; send seat_guid.")
-                .and("item_id", item.id);
+                "Item '" + item.name() + "' (" + item.id() + ") is sold only with a seat; send seat_guid.")
+                .and("item_id", item.id());
     }
 
-    static ReservationConflict seatNotAllowed(Item item, Seat seat) {
+    static ReservationConflict seatNotAllowed(ItemForSale item, Seat seat) {
         return new ReservationConflict("seat_not_allowed",
-                "Seat '" + seat.guid + "' cannot be sold as item '" + item.name + "' (" + item.id + ").")
-                .and("item_id", item.id).and("seat_guid", seat.guid);
+                "Seat '" + seat.guid + "' cannot be sold as item '" + item.name() + "' (" + item.id() + ").")
+                .and("item_id", item.id()).and("seat_guid", seat.guid);
     }
 
     static ReservationConflict voucherInvalid(Voucher voucher, String reason) {

@@ -14,7 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.ticketing.reservations.inventory.EventOwnedEntity;
-import io.ticketing.reservations.inventory.Item;
+import io.ticketing.reservations.inventory.ItemForSale;
 import io.ticketing.reservations.inventory.QuotaCounter;
 import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
 import io.ticketing.reservations.inventory.QuotaCounter.Membership;
@@ -40,7 +40,8 @@ import io.ticketing.reservations.problem.InventoryChanged;
  * {@code InventoryService}; freeing capacity locks nothing.
  *
  * <p>Callers run in a {@code @DurableTransaction} and call {@link #reserve} once, then write; or, to spare the
- * lock holder round trips, {@link #prepare} and {@link Reservation#reserveThen} with the write. Everything read
+ * lock holder round trips, {@link #prepare}, send {@link Reservation#readBeforeLocks} with reads of their own, and
+ * call {@link Reservation#reserveThen} with the write. Everything read
  * after the locks (quota sizes, memberships, counts) is what the previous holder committed.
  */
 @ApplicationScoped
@@ -78,24 +79,28 @@ public class Reservations {
      * {@code ownPositions} are cart positions being re-checked: they do not count against themselves.
      */
     public void reserve(long eventId, List<Claim> claims, Collection<Long> ownPositions) {
+        Reservation reservation = prepare(eventId, claims, ownPositions);
         Jdbc.RoundTrip reads = jdbc.roundTrip();
-        Reservation reservation = prepare(eventId, claims, ownPositions, reads);
+        reservation.readBeforeLocks(reads);
         reads.send();
         reservation.reserveThen(null);
     }
 
     /**
-     * {@link #reserve} in two steps, for a flow with reads of its own to send in the same round trip: queues on
-     * {@code reads} what deciding which objects to lock needs (the items and the quotas they are in). Send it, then
-     * call {@link Reservation#reserveThen} once.
+     * {@link #reserve} in steps, for a flow with reads of its own to send in the same round trip as the
+     * reservation's: send {@link Reservation#readBeforeLocks} with them, then call {@link Reservation#reserveThen}
+     * once.
      */
-    public Reservation prepare(long eventId, List<Claim> claims, Collection<Long> ownPositions, Jdbc.RoundTrip reads) {
-        Set<Long> itemIds = ids(claims, Claim::itemId);
-        return new Reservation(eventId, claims, ownPositions,
-                claims.isEmpty() ? null : reads.add(Item.inEvent(jdbc, eventId, itemIds)),
-                claims.isEmpty() ? null : reads.add(counter.membershipsOf(itemIds)),
+    public Reservation prepare(long eventId, List<Claim> claims, Collection<Long> ownPositions) {
+        return prepare(eventId, claims, ownPositions,
                 EventOwnedEntity.byIds(Seat.class, eventId, ids(claims, Claim::seatId)),
                 EventOwnedEntity.byIds(Voucher.class, eventId, ids(claims, Claim::voucherId)));
+    }
+
+    /** {@link #prepare} for a flow that has read the claims' seats and vouchers already, by id. */
+    public Reservation prepare(long eventId, List<Claim> claims, Collection<Long> ownPositions,
+            Map<Long, Seat> seats, Map<Long, Voucher> vouchers) {
+        return new Reservation(eventId, claims, ownPositions, seats, vouchers);
     }
 
     /** Claims whose items and quotas are being read, before the locks. */
@@ -104,20 +109,27 @@ public class Reservations {
         private final long eventId;
         private final List<Claim> claims;
         private final Collection<Long> ownPositions;
-        private final Jdbc.Rows<Item> items;
-        private final Jdbc.Rows<Membership> memberships;
         private final Map<Long, Seat> seats;
         private final Map<Long, Voucher> vouchers;
+        private Jdbc.Rows<ItemForSale> items;
+        private Jdbc.Rows<Membership> memberships;
 
-        private Reservation(long eventId, List<Claim> claims, Collection<Long> ownPositions, Jdbc.Rows<Item> items,
-                Jdbc.Rows<Membership> memberships, Map<Long, Seat> seats, Map<Long, Voucher> vouchers) {
+        private Reservation(long eventId, List<Claim> claims, Collection<Long> ownPositions, Map<Long, Seat> seats,
+                Map<Long, Voucher> vouchers) {
             this.eventId = eventId;
             this.claims = claims;
             this.ownPositions = ownPositions;
-            this.items = items;
-            this.memberships = memberships;
             this.seats = seats;
             this.vouchers = vouchers;
+        }
+
+        /** Queues what deciding which objects to lock needs: the items, and the quotas they are in. */
+        public void readBeforeLocks(Jdbc.RoundTrip reads) {
+            if (!claims.isEmpty()) {
+                Set<Long> itemIds = ids(claims, Claim::itemId);
+                items = reads.add(counter.itemsForSale(eventId, itemIds));
+                memberships = reads.add(counter.membershipsOf(itemIds));
+            }
         }
 
         /**
@@ -131,8 +143,8 @@ public class Reservations {
                 return write == null ? List.of() : write.list();
             }
             return countingRefusals(() -> {
-                Map<Long, Item> itemsById = items.all().stream()
-                        .collect(Collectors.toMap(item -> item.id, Function.identity()));
+                Map<Long, ItemForSale> itemsById = items.all().stream()
+                        .collect(Collectors.toMap(ItemForSale::id, Function.identity()));
                 List<Membership> membershipsBefore = memberships.all();
                 ReservationChecks.checkRules(claims, itemsById, seats, vouchers, membershipsBefore, deadlines.now());
 

@@ -3,12 +3,11 @@ package io.ticketing.reservations.tasks;
 import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.EntityManager;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.Startup;
+import io.ticketing.reservations.jdbc.Jdbc;
 
 /**
  * Publishes what waits for a human or a receiver: tasks that failed for good, and webhooks not yet delivered with
@@ -26,13 +25,13 @@ public class Backlog implements Sweep {
                    (SELECT coalesce(extract(epoch FROM now() - min(created_at)), 0)::bigint
                       FROM webhook_messages WHERE delivered_at IS NULL)""";
 
-    private final EntityManager entityManager;
+    private final Jdbc jdbc;
     private final AtomicLong failedTasks = new AtomicLong();
     private final AtomicLong undeliveredWebhooks = new AtomicLong();
     private final AtomicLong oldestUndeliveredSeconds = new AtomicLong();
 
-    Backlog(EntityManager entityManager, MeterRegistry meters) {
-        this.entityManager = entityManager;
+    Backlog(Jdbc jdbc, MeterRegistry meters) {
+        this.jdbc = jdbc;
         Gauge.builder("inventory.tasks.failed", failedTasks, AtomicLong::get)
                 .description("Tasks that failed on their last attempt and wait for a human").register(meters);
         Gauge.builder("inventory.webhooks.undelivered", undeliveredWebhooks, AtomicLong::get)
@@ -44,11 +43,12 @@ public class Backlog implements Sweep {
 
     @Override
     public int sweep() {
-        Object[] row = QuarkusTransaction.requiringNew()
-                .call(() -> (Object[]) entityManager.createNativeQuery(COUNT).getSingleResult());
-        failedTasks.set(((Number) row[0]).longValue());
-        undeliveredWebhooks.set(((Number) row[1]).longValue());
-        oldestUndeliveredSeconds.set(((Number) row[2]).longValue());
+        jdbc.statement(COUNT).list(row -> {
+            failedTasks.set(row.getLong(1));
+            undeliveredWebhooks.set(row.getLong(2));
+            oldestUndeliveredSeconds.set(row.getLong(3));
+            return null;
+        });
         return 0;
     }
 }

@@ -1,9 +1,8 @@
 package io.ticketing.reservations.tasks;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.EntityManager;
 
-import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.ticketing.reservations.jdbc.Jdbc;
 
 /**
  * Keeps the bookkeeping tables small: finished tasks and delivered webhooks after a week, idempotency keys
@@ -28,18 +27,18 @@ public class Housekeeping implements Sweep {
                     DELETE FROM item_holds WHERE (item_id, width, bucket) IN (SELECT item_id, width, bucket
                       FROM item_holds WHERE bucket < now() - interval '1 hour' LIMIT 1000)"""};
 
-    private final EntityManager entityManager;
+    private final Jdbc jdbc;
 
-    Housekeeping(EntityManager entityManager) {
-        this.entityManager = entityManager;
+    Housekeeping(Jdbc jdbc) {
+        this.jdbc = jdbc;
     }
 
     @Override
     public int sweep() {
         int deleted = 0;
         for (String statement : STATEMENTS) {
-            deleted += QuarkusTransaction.requiringNew()
-                    .call(() -> entityManager.createNativeQuery(statement).executeUpdate());
+            // Auto-commit: each statement is a transaction of its own.
+            deleted += jdbc.statement(statement).update();
         }
         return deleted;
     }

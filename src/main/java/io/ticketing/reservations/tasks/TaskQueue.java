@@ -6,10 +6,10 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.ticketing.reservations.jdbc.Jdbc;
 
 /** The PostgreSQL task queue: enqueue in the caller's transaction, claim, complete, fail. */
 @ApplicationScoped
@@ -20,7 +20,7 @@ public class TaskQueue {
 
     /** One round trip: the insert, and the NOTIFY that PostgreSQL delivers only if the caller commits. */
     private static final String ENQUEUE = """
-            WITH task AS (INSERT INTO tasks (kind, payload, max_attempts) VALUES (:kind, :payload, :maxAttempts)
+            WITH task AS (INSERT INTO tasks (kind, payload, max_attempts) VALUES (:kind, :payload, :max_attempts)
                           RETURNING id)
             SELECT pg_notify('%s', '') FROM task""".formatted(CHANNEL);
 
@@ -58,49 +58,45 @@ public class TaskQueue {
     public record Claimed(long id, String kind, String payload, int attempts, int maxAttempts) {
     }
 
-    private final EntityManager entityManager;
+    private final Jdbc jdbc;
     private final TasksConfig config;
 
-    TaskQueue(EntityManager entityManager, TasksConfig config) {
-        this.entityManager = entityManager;
+    TaskQueue(Jdbc jdbc, TasksConfig config) {
+        this.jdbc = jdbc;
         this.config = config;
     }
 
     /** Adds a task in the caller's transaction: it exists, and wakes a worker, only if the caller commits. */
     @Transactional(Transactional.TxType.MANDATORY)
     public void enqueue(String kind, String payload, int maxAttempts) {
-        entityManager.createNativeQuery(ENQUEUE).setParameter("kind", kind).setParameter("payload", payload)
-                .setParameter("maxAttempts", maxAttempts).getSingleResult();
+        jdbc.statement(ENQUEUE).set("kind", kind).set("payload", payload).set("max_attempts", maxAttempts)
+                .list(row -> null);
     }
 
     List<Claimed> claim(String worker) {
-        List<Object[]> rows = QuarkusTransaction.requiringNew()
-                .call(() -> entityManager.createNativeQuery(CLAIM, Object[].class).setParameter("worker", worker)
-                        .setParameter("lease", config.lease().toMillis() / 1000.0)
-                        .setParameter("batch", config.batchSize()).getResultList());
-        return rows.stream().map(row -> new Claimed(((Number) row[0]).longValue(), (String) row[1], (String) row[2],
-                ((Number) row[3]).intValue(), ((Number) row[4]).intValue())).toList();
+        return QuarkusTransaction.requiringNew().call(() -> jdbc.statement(CLAIM).set("worker", worker)
+                .set("lease", config.lease().toMillis() / 1000.0).set("batch", config.batchSize())
+                .list(row -> new Claimed(row.getLong(1), row.getString(2), row.getString(3), row.getInt(4),
+                        row.getInt(5))));
     }
 
     /** False when the lease was lost meanwhile: another worker has the task now, and its outcome counts. */
     boolean complete(long id, String worker) {
-        return QuarkusTransaction.requiringNew().call(() -> entityManager.createNativeQuery(COMPLETE)
-                .setParameter("id", id).setParameter("worker", worker).executeUpdate() == 1);
+        return QuarkusTransaction.requiringNew()
+                .call(() -> jdbc.statement(COMPLETE).set("id", id).set("worker", worker).update() == 1);
     }
 
     /** Schedules the retry and returns its delay, or empty when the lease was lost meanwhile. */
     Optional<Duration> fail(Claimed task, String worker, String error) {
         Duration delay = backoff(task.attempts());
-        boolean ours = QuarkusTransaction.requiringNew().call(() -> entityManager.createNativeQuery(FAIL)
-                .setParameter("id", task.id()).setParameter("worker", worker)
-                .setParameter("delay", delay.toMillis() / 1000.0).setParameter("error", error).executeUpdate() == 1);
+        boolean ours = QuarkusTransaction.requiringNew().call(() -> jdbc.statement(FAIL).set("id", task.id())
+                .set("worker", worker).set("delay", delay.toMillis() / 1000.0).set("error", error).update() == 1);
         return ours ? Optional.of(delay) : Optional.empty();
     }
 
     void release(List<Claimed> tasks, String worker) {
-        QuarkusTransaction.requiringNew().run(() -> entityManager.createNativeQuery(RELEASE)
-                .setParameter("ids", tasks.stream().map(Claimed::id).toArray(Long[]::new))
-                .setParameter("worker", worker).executeUpdate());
+        QuarkusTransaction.requiringNew().run(() -> jdbc.statement(RELEASE)
+                .set("ids", tasks.stream().map(Claimed::id).toArray(Long[]::new)).set("worker", worker).update());
     }
 
     /** Exponential, capped, with jitter: half the delay is fixed, half random, so retries do not march in step. */

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -26,19 +25,17 @@ public class Webhooks {
 
     static final String TASK_KIND = "webhook";
 
-    private static final String INSERT = "INSERT INTO webhook_messages (id, type, body) VALUES (:id, :type, :body)";
-
     private final WebhookConfig config;
     private final TaskQueue queue;
-    private final EntityManager entityManager;
+    private final WebhookMessages messages;
     private final ObjectMapper json;
     private final Clock clock;
 
-    Webhooks(WebhookConfig config, TaskQueue queue, EntityManager entityManager, ObjectMapper json, Clock clock) {
+    Webhooks(WebhookConfig config, TaskQueue queue, WebhookMessages messages, ObjectMapper json, Clock clock) {
         this.clock = clock;
         this.config = config;
         this.queue = queue;
-        this.entityManager = entityManager;
+        this.messages = messages;
         this.json = json;
     }
 
@@ -57,8 +54,7 @@ public class Webhooks {
         body.put("data", data.get());
         String id = "msg_" + RandomIds.next();
         try {
-            entityManager.createNativeQuery(INSERT).setParameter("id", id).setParameter("type", type)
-                    .setParameter("body", json.writeValueAsString(body)).executeUpdate();
+            messages.insert(id, type, json.writeValueAsString(body));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("webhook body for " + type + " cannot be written", e);
         }

@@ -12,9 +12,7 @@ import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.ticketing.reservations.cart.Cart;
-import io.ticketing.reservations.cart.CartPosition;
-import io.ticketing.reservations.inventory.Item;
+import io.ticketing.reservations.cart.CartRows;
 import io.ticketing.reservations.inventory.QuotaCounter;
 
 /**
@@ -140,14 +138,15 @@ final class Ceiling {
         Path script = Files.createTempFile("bench", ".sql");
         String items = "ARRAY[" + target.itemId() + "]::bigint[]";
         String count = QuotaCounter.COUNT_OF_ITEMS.replace(":items", items).replace(":excluded", "'{}'::bigint[]");
-        String insert = CartPosition.INSERT_ALL.replace(":cart", "'" + prefix + "-' || :cart").replace(":items", items)
+        String insert = CartRows.INSERT_ALL.replace(":cart", "'" + prefix + "-' || :cart").replace(":items", items)
                 .replace(":seats", "ARRAY[NULL]::bigint[]").replace(":vouchers", "ARRAY[NULL]::bigint[]")
                 .replace(":expires", "now() + interval '30 minutes'");
-        String lockCart = Cart.LOCK_EXTENDING.replace(":expires", "now() + interval '30 minutes'")
+        String lockCart = CartRows.LOCK_EXTENDING.replace(":expires", "now() + interval '30 minutes'")
                 .replace(":id", "'" + prefix + "-' || :cart").replace(":event", Long.toString(target.eventId()));
         String memberships = QuotaCounter.MEMBERSHIPS.replace(":items", items);
-        String positions = CartPosition.OF_CART.replace(":cart", "'" + prefix + "-' || :cart");
-        String itemRows = Item.IN_EVENT.replace(":ids", items).replace(":event", Long.toString(target.eventId()));
+        String positions = CartRows.OF_CART.replace(":cart", "'" + prefix + "-' || :cart");
+        String itemRows = QuotaCounter.ITEMS_FOR_SALE.replace(":ids", items).replace(":event",
+                Long.toString(target.eventId()));
         Files.writeString(script, template.formatted((1L << 56) | target.eventId(), (2L << 56) | target.quotaId(),
                 target.quotaId(), target.itemId(), prefix, CARTS, positions, target.eventId(), count, insert,
                 lockCart, memberships, itemRows));

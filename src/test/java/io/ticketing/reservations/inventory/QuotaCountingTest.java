@@ -38,7 +38,7 @@ import io.ticketing.reservations.reservation.Invariants;
 import io.ticketing.reservations.support.Sql;
 
 /**
- * The counting rules of SPEC section 1, with holds written straight into the database so each rule is
+ * The counting rules of contract section 1, with holds written straight into the database so each rule is
  * seen on its own (the cart and order flows are tested against the same numbers through the API).
  */
 @QuarkusTest

@@ -10,7 +10,7 @@ import io.restassured.path.json.JsonPath;
 import io.ticketing.reservations.support.Sql;
 
 /**
- * The promises of SPEC sections 1 and 2, checked in SQL written independently of the service's own
+ * The promises of contract sections 1 and 2, checked in SQL written independently of the service's own
  * counting code, over everything one event holds right now.
  */
 public final class Invariants {

@@ -1,0 +1,159 @@
+package io.ticketing.reservations.cart;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.ticketing.reservations.jdbc.Jdbc;
+import io.ticketing.reservations.reservation.Claim;
+
+/** Every statement of the cart feature, on plain JDBC, returning records. */
+@ApplicationScoped
+public class CartRows {
+
+    private static final String CART_COLUMNS = "id, event_id, created_at, expires";
+    private static final String POSITION_COLUMNS = "id, item_id, seat_id, voucher_id, price, expires, created_at";
+
+    /**
+     * Locks the cart's row for this transaction and moves its deadline to {@code :expires} if that is later: the
+     * update is what takes the row lock. Public for the benchmark, which runs it through pgbench.
+     */
+    public static final String LOCK_EXTENDING = "UPDATE carts SET expires = greatest(expires, :expires)"
+            + " WHERE id = :id AND event_id = :event RETURNING " + CART_COLUMNS;
+
+    /** A cart's positions. Public for the benchmark. */
+    public static final String OF_CART = "SELECT " + POSITION_COLUMNS
+            + " FROM cart_positions WHERE cart_id = :cart ORDER BY id";
+
+    /** New holds, with the prices their items have now, returned. Public for the benchmark. */
+    public static final String INSERT_ALL = """
+            INSERT INTO cart_positions (cart_id, item_id, seat_id, voucher_id, price, expires)
+            SELECT :cart, c.item_id, c.seat_id, c.voucher_id, i.price, :expires
+            FROM unnest(:items, :seats, :vouchers) WITH ORDINALITY AS c (item_id, seat_id, voucher_id, n)
+            JOIN items i ON i.id = c.item_id ORDER BY c.n
+            RETURNING\s""" + POSITION_COLUMNS;
+
+    private static final String INSERT = "INSERT INTO carts (id, event_id, expires) VALUES (:id, :event, :expires)"
+            + " RETURNING " + CART_COLUMNS;
+    private static final String FIND = "SELECT " + CART_COLUMNS + " FROM carts WHERE id = :id AND event_id = :event";
+    /**
+     * The cart's row lock: two requests on one cart (a double-clicked checkout) run one after the other. Taken
+     * before any advisory lock, and no flow takes it after one.
+     */
+    private static final String LOCK = FIND + " FOR UPDATE";
+    /** One statement for all positions: the usage counters are then updated in one ordered pass. */
+    private static final String EXTEND_POSITIONS = "UPDATE cart_positions SET expires = :expires WHERE cart_id = :cart";
+    private static final String EXTEND = "UPDATE carts SET expires = :expires WHERE id = :cart";
+    private static final String DELETE_POSITION = "DELETE FROM cart_positions WHERE id = :position AND cart_id = :cart";
+    private static final String DELETE = "DELETE FROM carts WHERE id = :cart";
+    private static final String STALE = """
+            SELECT id FROM carts WHERE expires < now() - make_interval(secs => :retention) LIMIT 500""";
+    /** Claims a stale cart unless another replica (or its buyer, extending it) has it, and checks its age again. */
+    private static final String CLAIM_STALE = """
+            SELECT id FROM carts WHERE id = :cart AND expires < now() - make_interval(secs => :retention)
+            FOR UPDATE SKIP LOCKED""";
+
+    /** A cart with all its positions. */
+    public record Contents(Cart cart, List<CartPosition> positions) {
+    }
+
+    private final Jdbc jdbc;
+
+    CartRows(Jdbc jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** In auto-commit, one statement and one round trip; in the transaction of an {@code Idempotency-Key}, in it. */
+    Cart insert(String id, long eventId, Instant expires) {
+        return jdbc.statement(INSERT).set("id", id).set("event", eventId).set("expires", expires)
+                .list(CartRows::cart).get(0);
+    }
+
+    /** The cart and its positions, read together without a lock. */
+    Optional<Contents> read(long eventId, String cartId) {
+        return both(jdbc.statement(FIND), eventId, cartId, trip -> {
+        });
+    }
+
+    /** The cart, its row locked, with its positions, in one round trip. */
+    public Optional<Contents> lock(long eventId, String cartId) {
+        return both(jdbc.statement(LOCK), eventId, cartId, trip -> {
+        });
+    }
+
+    /**
+     * The first round trip of an add to cart: the cart locked with its deadline moved to {@code expires}, its
+     * positions for the answer, and what {@code alongside} queues (the reservation's reads before its locks).
+     */
+    Optional<Contents> lockExtending(long eventId, String cartId, Instant expires,
+            Consumer<Jdbc.RoundTrip> alongside) {
+        return both(jdbc.statement(LOCK_EXTENDING).set("expires", expires), eventId, cartId, alongside);
+    }
+
+    /** Inserts one position per claim, to be sent with the locks; it returns them. */
+    Jdbc.Query<CartPosition> insertAll(String cartId, List<Claim> claims, Instant expires) {
+        return jdbc.statement(INSERT_ALL).set("cart", cartId)
+                .set("items", claims.stream().map(Claim::itemId).toArray(Long[]::new))
+                .set("seats", claims.stream().map(Claim::seatId).toArray(Long[]::new))
+                .set("vouchers", claims.stream().map(Claim::voucherId).toArray(Long[]::new)).set("expires", expires)
+                .reading(CartRows::position);
+    }
+
+    /** Every position of the locked cart, and the cart, get {@code expires}. */
+    void extend(String cartId, Instant expires) {
+        Jdbc.RoundTrip updates = jdbc.roundTrip();
+        updates.add(jdbc.statement(EXTEND_POSITIONS).set("expires", expires).set("cart", cartId));
+        updates.add(jdbc.statement(EXTEND).set("expires", expires).set("cart", cartId));
+        updates.send();
+    }
+
+    boolean deletePosition(String cartId, long positionId) {
+        return jdbc.statement(DELETE_POSITION).set("position", positionId).set("cart", cartId).update() == 1;
+    }
+
+    /** The cart and its positions (by the foreign key's cascade). */
+    public void delete(String cartId) {
+        jdbc.statement(DELETE).set("cart", cartId).update();
+    }
+
+    /** Carts that ran out more than {@code retention} ago; read without a lock, so possibly stale. */
+    List<String> staleCandidates(Duration retention) {
+        return jdbc.statement(STALE).set("retention", retention.toSeconds()).list(row -> row.getString(1));
+    }
+
+    /** In the caller's transaction: deletes the cart if it is still stale and no one else has it. */
+    boolean deleteIfStale(String cartId, Duration retention) {
+        if (jdbc.statement(CLAIM_STALE).set("cart", cartId).set("retention", retention.toSeconds())
+                .list(row -> row.getString(1)).isEmpty()) {
+            return false;
+        }
+        delete(cartId);
+        return true;
+    }
+
+    private Optional<Contents> both(Jdbc.Statement cartStatement, long eventId, String cartId,
+            Consumer<Jdbc.RoundTrip> alongside) {
+        Jdbc.RoundTrip reads = jdbc.roundTrip();
+        Jdbc.Rows<Cart> cart = reads.add(cartStatement.set("id", cartId).set("event", eventId).reading(CartRows::cart));
+        Jdbc.Rows<CartPosition> positions = reads.add(jdbc.statement(OF_CART).set("cart", cartId)
+                .reading(CartRows::position));
+        alongside.accept(reads);
+        reads.send();
+        return cart.first().map(found -> new Contents(found, positions.all()));
+    }
+
+    private static Cart cart(ResultSet row) throws SQLException {
+        return new Cart(row.getString(1), row.getLong(2), Jdbc.instant(row, 3), Jdbc.instant(row, 4));
+    }
+
+    private static CartPosition position(ResultSet row) throws SQLException {
+        return new CartPosition(row.getLong(1), row.getLong(2), Jdbc.nullableLong(row, 3), Jdbc.nullableLong(row, 4),
+                row.getBigDecimal(5), Jdbc.instant(row, 6), Jdbc.instant(row, 7));
+    }
+}

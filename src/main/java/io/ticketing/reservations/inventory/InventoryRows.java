@@ -1,0 +1,137 @@
+package io.ticketing.reservations.inventory;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.ticketing.reservations.jdbc.Jdbc;
+
+/**
+ * The inventory's statements beyond the admin entities' own (which Panache writes, with their versions): the
+ * seating plan in bulk and as pages, what refers to a row before it is deleted. Counting is {@link QuotaCounter}'s.
+ */
+@ApplicationScoped
+class InventoryRows {
+
+    /** One statement for the whole plan: a 10,000-seat venue is one round trip, not 10,000. */
+    private static final String INSERT_SEATS = """
+            INSERT INTO seats (event_id, guid, name, item_id, blocked)
+            SELECT :event, s.guid, s.name, s.item_id, s.blocked
+            FROM unnest(:guids, :names, :items, :blocked) AS s (guid, name, item_id, blocked)""";
+    private static final String EXISTING_GUIDS = """
+            SELECT guid FROM seats WHERE event_id = :event AND guid = ANY(:guids) ORDER BY guid LIMIT 10""";
+    private static final String SEAT_COLUMNS = "s.id, s.guid, s.name, s.item_id, s.blocked, s.version, NOT "
+            + SeatHolds.UNAVAILABLE + " AS available";
+    /** A page of seats after a cursor. The availability of each seat is worked out once, then filtered on. */
+    private static final String SEAT_PAGE = """
+            SELECT * FROM (SELECT %s FROM seats s WHERE s.event_id = :event AND s.id > :after) plan
+            WHERE available OR NOT :only_available ORDER BY id LIMIT :limit""".formatted(SEAT_COLUMNS);
+    private static final String SEAT = "SELECT " + SEAT_COLUMNS + " FROM seats s"
+            + " WHERE s.event_id = :event AND s.guid = :guid";
+    private static final String FREE_SEATS_BY_ITEM = "SELECT s.item_id, count(*) FROM seats s"
+            + " WHERE s.event_id = :event AND NOT " + SeatHolds.UNAVAILABLE + " GROUP BY s.item_id";
+
+    private static final String ITEM_IN_USE = """
+            SELECT EXISTS (SELECT 1 FROM cart_positions WHERE item_id = :id AND expires >= now())
+                OR EXISTS (SELECT 1 FROM order_positions WHERE item_id = :id)
+                OR EXISTS (SELECT 1 FROM seats WHERE item_id = :id)
+                OR EXISTS (SELECT 1 FROM vouchers WHERE item_id = :id)""";
+    /** A quota is in use while a live hold or any order position of one of its items, or a voucher, names it. */
+    private static final String QUOTA_IN_USE = """
+            SELECT EXISTS (SELECT 1 FROM quota_items q JOIN cart_positions c ON c.item_id = q.item_id
+                           WHERE q.quota_id = :id AND c.expires >= now())
+                OR EXISTS (SELECT 1 FROM quota_items q JOIN order_positions p ON p.item_id = q.item_id
+                           WHERE q.quota_id = :id)
+                OR EXISTS (SELECT 1 FROM vouchers WHERE quota_id = :id)""";
+    private static final String VOUCHER_IN_USE = """
+            SELECT EXISTS (SELECT 1 FROM cart_positions WHERE voucher_id = :id AND expires >= now())
+                OR EXISTS (SELECT 1 FROM order_positions WHERE voucher_id = :id)
+                OR (SELECT redeemed > 0 FROM vouchers WHERE id = :id)""";
+    /** Expired holds count for nothing but still refer to the item or voucher: they go with it. */
+    private static final String DELETE_EXPIRED_HOLDS_OF_ITEM = """
+            DELETE FROM cart_positions WHERE item_id = :id AND expires < now()""";
+    private static final String DELETE_EXPIRED_HOLDS_OF_VOUCHER = """
+            DELETE FROM cart_positions WHERE voucher_id = :id AND expires < now()""";
+
+    /** A seat in a page: its id is the cursor. */
+    record SeatRow(long id, InventoryViews.SeatView view) {
+    }
+
+    private final Jdbc jdbc;
+
+    InventoryRows(Jdbc jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** At most ten of {@code guids} that the event has already. */
+    List<String> existingSeats(long eventId, List<String> guids) {
+        return jdbc.statement(EXISTING_GUIDS).set("event", eventId).set("guids", guids.toArray(String[]::new))
+                .list(row -> row.getString(1));
+    }
+
+    void insertSeats(long eventId, List<InventoryRequests.NewSeat> seats) {
+        jdbc.statement(INSERT_SEATS).set("event", eventId)
+                .set("guids", seats.stream().map(InventoryRequests.NewSeat::guid).toArray(String[]::new))
+                .set("names", seats.stream().map(seat -> seat.name().strip()).toArray(String[]::new))
+                .set("items", seats.stream().map(InventoryRequests.NewSeat::itemId).toArray(Long[]::new))
+                .set("blocked", seats.stream().map(seat -> Boolean.TRUE.equals(seat.blocked())).toArray(Boolean[]::new))
+                .update();
+    }
+
+    List<SeatRow> seatPage(long eventId, long after, int limit, boolean onlyAvailable) {
+        return anyone(jdbc.statement(SEAT_PAGE).set("event", eventId).set("after", after).set("limit", limit)
+                .set("only_available", onlyAvailable)).list(InventoryRows::seat);
+    }
+
+    Optional<InventoryViews.SeatView> seat(long eventId, String guid) {
+        return anyone(jdbc.statement(SEAT).set("event", eventId).set("guid", guid)).list(InventoryRows::seat)
+                .stream().findFirst().map(SeatRow::view);
+    }
+
+    /** Free seats per item, as any buyer would find them. */
+    Map<Long, Long> freeSeatsByItem(long eventId) {
+        Map<Long, Long> free = new HashMap<>();
+        anyone(jdbc.statement(FREE_SEATS_BY_ITEM).set("event", eventId)).list(row -> free.put(row.getLong(1),
+                row.getLong(2)));
+        return free;
+    }
+
+    boolean itemInUse(long itemId) {
+        return exists(ITEM_IN_USE, itemId);
+    }
+
+    boolean quotaInUse(long quotaId) {
+        return exists(QUOTA_IN_USE, quotaId);
+    }
+
+    boolean voucherInUse(long voucherId) {
+        return exists(VOUCHER_IN_USE, voucherId);
+    }
+
+    void deleteExpiredHoldsOfItem(long itemId) {
+        jdbc.statement(DELETE_EXPIRED_HOLDS_OF_ITEM).set("id", itemId).update();
+    }
+
+    void deleteExpiredHoldsOfVoucher(long voucherId) {
+        jdbc.statement(DELETE_EXPIRED_HOLDS_OF_VOUCHER).set("id", voucherId).update();
+    }
+
+    private boolean exists(String query, long id) {
+        return jdbc.statement(query).set("id", id).list(row -> row.getBoolean(1)).get(0);
+    }
+
+    /** {@link SeatHolds#UNAVAILABLE} for no buyer in particular: no own positions, no vouchers. */
+    private static Jdbc.Statement anyone(Jdbc.Statement statement) {
+        return statement.set("own", new Long[0]).set("vouchers", new Long[0]);
+    }
+
+    private static SeatRow seat(ResultSet row) throws SQLException {
+        return new SeatRow(row.getLong(1), new InventoryViews.SeatView(row.getString(2), row.getString(3),
+                row.getLong(4), row.getBoolean(5), row.getBoolean(7), row.getLong(6)));
+    }
+}

@@ -1,0 +1,202 @@
+package io.ticketing.reservations.order;
+
+import java.math.BigDecimal;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.ticketing.reservations.jdbc.Jdbc;
+import io.ticketing.reservations.reservation.HeldPosition;
+
+/** Every statement of the order feature, on plain JDBC, returning records. */
+@ApplicationScoped
+public class OrderRows {
+
+    private static final String ORDER_COLUMNS = "id, event_id, code, email, status, expires, created_at, version";
+    private static final String POSITION_COLUMNS = "id, item_id, seat_id, voucher_id, price, order_id";
+
+    /**
+     * The order and its positions, copied from the cart under its row lock, in one statement; the positions in item
+     * order, so their ids follow it. Returns the positions.
+     */
+    private static final String PLACE = """
+            WITH placed AS (
+              INSERT INTO orders (event_id, code, email, status, expires, created_at)
+              VALUES (:event, :code, :email, 'pending', :expires, :created) RETURNING id)
+            INSERT INTO order_positions (order_id, item_id, seat_id, voucher_id, price)
+            SELECT placed.id, c.item_id, c.seat_id, c.voucher_id, c.price
+            FROM placed CROSS JOIN cart_positions c WHERE c.cart_id = :cart ORDER BY c.item_id, c.id
+            RETURNING\s""" + POSITION_COLUMNS;
+    private static final String DELETE_CART_POSITIONS = "DELETE FROM cart_positions WHERE cart_id = :cart";
+    private static final String DELETE_CART = "DELETE FROM carts WHERE id = :cart";
+    private static final String FIND = "SELECT " + ORDER_COLUMNS
+            + " FROM orders WHERE code = :code AND event_id = :event";
+    /** The order's row, locked: a payment and a cancel of one order run one after the other. */
+    private static final String LOCK = FIND + " FOR UPDATE";
+    private static final String POSITIONS = "SELECT " + POSITION_COLUMNS + " FROM order_positions"
+            + " WHERE order_id = (SELECT id FROM orders WHERE code = :code AND event_id = :event) ORDER BY id";
+    /** Its trigger moves the positions between the sales counters (migration V5). */
+    private static final String SET_STATUS = "UPDATE orders SET status = :status, version = version + 1"
+            + " WHERE id = :id RETURNING " + ORDER_COLUMNS;
+    private static final String REDEEM = "UPDATE vouchers SET redeemed = redeemed + :uses WHERE id = :voucher";
+    /** Giving back never goes below 0: an admin may have lowered the count by hand. */
+    private static final String GIVE_BACK = """
+            UPDATE vouchers SET redeemed = greatest(redeemed - :uses, 0) WHERE id = :voucher""";
+    private static final String DUE = """
+            SELECT id FROM orders WHERE status = 'pending' AND expires < now() ORDER BY expires LIMIT 500""";
+    /** The expiry's claim on one candidate: skip it if another replica has it (double-checked locking). */
+    private static final String CLAIM_DUE = "SELECT " + ORDER_COLUMNS
+            + " FROM orders WHERE id = :id AND status = 'pending' AND expires < now() FOR UPDATE SKIP LOCKED";
+    private static final String POSITIONS_BY_ID = "SELECT " + POSITION_COLUMNS
+            + " FROM order_positions WHERE order_id = :id ORDER BY id";
+
+    /**
+     * The admin's search, newest first by id, which never changes, so paging while orders are placed neither
+     * repeats nor skips one that existed at the first page. Each filter adds a fixed condition; values are bound,
+     * never spliced.
+     */
+    private static final String SEARCH = """
+            SELECT o.id, o.code, o.status, o.email, o.expires, o.created_at, o.version,
+                   (SELECT coalesce(sum(p.price), 0) FROM order_positions p WHERE p.order_id = o.id),
+                   (SELECT count(*) FROM order_positions p WHERE p.order_id = o.id)
+            FROM orders o WHERE o.event_id = :event AND o.id < :before""";
+    private static final Map<String, String> SEARCH_CONDITIONS = Map.of(
+            "status", " AND o.status = :status",
+            "email", " AND lower(o.email) = lower(:email)",
+            "created_after", " AND o.created_at > :created_after",
+            "created_before", " AND o.created_at < :created_before");
+    private static final String SEARCH_ORDER = " ORDER BY o.id DESC LIMIT :limit";
+
+    /** An order as a search lists it: its total and number of positions, without them. */
+    record Found(long id, String code, String status, String email, BigDecimal total, int positions,
+            Instant expires, Instant createdAt, long version) {
+    }
+
+    /** An order with its positions. */
+    public record Contents(Order order, List<OrderPosition> positions) {
+
+        Contents withStatus(Order changed) {
+            return new Contents(changed, positions);
+        }
+    }
+
+    private final Jdbc jdbc;
+
+    OrderRows(Jdbc jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** The cart's positions become the order's; the cart is gone. One round trip. */
+    Contents place(long eventId, String code, String email, Instant expires, Instant created, String cartId) {
+        Jdbc.RoundTrip writes = jdbc.roundTrip();
+        Jdbc.Rows<OrderPosition> sold = writes.add(jdbc.statement(PLACE).set("event", eventId).set("code", code)
+                .set("email", email).set("expires", expires).set("created", created).set("cart", cartId)
+                .reading(OrderRows::position));
+        writes.add(jdbc.statement(DELETE_CART_POSITIONS).set("cart", cartId));
+        writes.add(jdbc.statement(DELETE_CART).set("cart", cartId));
+        writes.send();
+        List<OrderPosition> positions = sold.all().stream().sorted(Comparator.comparing(OrderPosition::id)).toList();
+        return new Contents(new Order(positions.get(0).orderId(), eventId, code, email, Order.Status.PENDING,
+                expires, created, 0), positions);
+    }
+
+    Optional<Contents> read(long eventId, String code) {
+        return withPositions(jdbc.statement(FIND), eventId, code);
+    }
+
+    Optional<Contents> lock(long eventId, String code) {
+        return withPositions(jdbc.statement(LOCK), eventId, code);
+    }
+
+    /** The order in its new status and version. */
+    Contents setStatus(Contents contents, Order.Status status) {
+        return contents.withStatus(jdbc.statement(SET_STATUS).set("status", status.value())
+                .set("id", contents.order().id()).list(OrderRows::order).get(0));
+    }
+
+    /** Redeems one use per position that has a voucher; in voucher order, so no two flows deadlock on them. */
+    void redeem(List<? extends HeldPosition> positions) {
+        changeUses(REDEEM, positions);
+    }
+
+    void giveBack(List<? extends HeldPosition> positions) {
+        changeUses(GIVE_BACK, positions);
+    }
+
+    /** Pending orders past their deadline, read without a lock, so possibly stale. */
+    List<Long> dueCandidates() {
+        return jdbc.statement(DUE).list(row -> row.getLong(1));
+    }
+
+    /** The order with its row locked if it is still due and no other replica has it. */
+    Optional<Contents> claimDue(long orderId) {
+        Jdbc.RoundTrip reads = jdbc.roundTrip();
+        Jdbc.Rows<Order> order = reads.add(jdbc.statement(CLAIM_DUE).set("id", orderId).reading(OrderRows::order));
+        Jdbc.Rows<OrderPosition> positions = reads
+                .add(jdbc.statement(POSITIONS_BY_ID).set("id", orderId).reading(OrderRows::position));
+        reads.send();
+        return order.first().map(found -> new Contents(found, positions.all()));
+    }
+
+    /** Orders of the event before the cursor {@code before} that match every filter given. */
+    List<Found> search(long eventId, OrderSearch.Filter filter, long before, int limit) {
+        Map<String, Object> values = new TreeMap<>();
+        putIfPresent(values, "status", filter.status());
+        putIfPresent(values, "email", filter.email());
+        putIfPresent(values, "created_after", filter.createdAfter());
+        putIfPresent(values, "created_before", filter.createdBefore());
+        StringBuilder sql = new StringBuilder(SEARCH);
+        values.keySet().forEach(name -> sql.append(SEARCH_CONDITIONS.get(name)));
+        Jdbc.Statement search = jdbc.statement(sql.append(SEARCH_ORDER).toString()).set("event", eventId)
+                .set("before", before).set("limit", limit);
+        values.forEach(search::set);
+        return search.list(row -> new Found(row.getLong(1), row.getString(2), row.getString(3), row.getString(4),
+                row.getBigDecimal(8), row.getInt(9), Jdbc.instant(row, 5), Jdbc.instant(row, 6), row.getLong(7)));
+    }
+
+    private static void putIfPresent(Map<String, Object> values, String name, Object value) {
+        if (value != null) {
+            values.put(name, value);
+        }
+    }
+
+    private void changeUses(String update, List<? extends HeldPosition> positions) {
+        Map<Long, Long> uses = new TreeMap<>();
+        positions.stream().filter(position -> position.voucherId() != null)
+                .forEach(position -> uses.merge(position.voucherId(), 1L, Long::sum));
+        if (uses.isEmpty()) {
+            return;
+        }
+        Jdbc.RoundTrip updates = jdbc.roundTrip();
+        uses.forEach(
+                (voucher, count) -> updates.add(jdbc.statement(update).set("uses", count).set("voucher", voucher)));
+        updates.send();
+    }
+
+    private Optional<Contents> withPositions(Jdbc.Statement orderStatement, long eventId, String code) {
+        Jdbc.RoundTrip reads = jdbc.roundTrip();
+        Jdbc.Rows<Order> order = reads
+                .add(orderStatement.set("code", code).set("event", eventId).reading(OrderRows::order));
+        Jdbc.Rows<OrderPosition> positions = reads
+                .add(jdbc.statement(POSITIONS).set("code", code).set("event", eventId).reading(OrderRows::position));
+        reads.send();
+        return order.first().map(found -> new Contents(found, positions.all()));
+    }
+
+    private static Order order(ResultSet row) throws SQLException {
+        return new Order(row.getLong(1), row.getLong(2), row.getString(3), row.getString(4),
+                Order.Status.of(row.getString(5)), Jdbc.instant(row, 6), Jdbc.instant(row, 7), row.getLong(8));
+    }
+
+    private static OrderPosition position(ResultSet row) throws SQLException {
+        return new OrderPosition(row.getLong(1), row.getLong(2), Jdbc.nullableLong(row, 3), Jdbc.nullableLong(row, 4),
+                row.getBigDecimal(5), row.getLong(6));
+    }
+}
