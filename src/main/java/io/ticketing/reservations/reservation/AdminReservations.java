@@ -16,7 +16,7 @@ import io.ticketing.reservations.locking.LockTarget;
 import io.ticketing.reservations.problem.InUseException;
 
 /**
- * Admin changes that make capacity scarcer (SPEC sections 2 and 4), checked as a buyer's claim is: lock what the
+ * Admin changes that make capacity scarcer (contract sections 2 and 4), checked as a buyer's claim is: lock what the
  * change takes, then check that it is free, or refuse with the buyer's codes. Call from a durable transaction
  * before the change is written, so that it does not count itself.
  * <ul>
@@ -32,8 +32,11 @@ public class AdminReservations implements CapacityGuard {
     private final Reservations reservations;
     private final AdvisoryLocks locks;
     private final QuotaCounter counter;
+    private final ReservationCheckpoints checkpoints;
 
-    AdminReservations(Reservations reservations, AdvisoryLocks locks, QuotaCounter counter) {
+    AdminReservations(Reservations reservations, AdvisoryLocks locks, QuotaCounter counter,
+            ReservationCheckpoints checkpoints) {
+        this.checkpoints = checkpoints;
         this.reservations = reservations;
         this.locks = locks;
         this.counter = counter;
@@ -80,6 +83,7 @@ public class AdminReservations implements CapacityGuard {
                             + " times; max_usages cannot go below that.");
                 }
             }
+            checkpoints.afterChecks(voucher.eventId);
             return null;
         });
     }
@@ -91,6 +95,7 @@ public class AdminReservations implements CapacityGuard {
             if (!reservations.takenSeats(Set.of(seat.id), List.of(), Set.of()).list().isEmpty()) {
                 throw ReservationConflict.seatUnavailable(seat);
             }
+            checkpoints.afterChecks(seat.eventId);
             return null;
         });
     }
