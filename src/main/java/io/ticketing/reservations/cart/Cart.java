@@ -4,7 +4,8 @@ import java.time.Instant;
 
 /**
  * A buyer's short hold. Its random id is its only credential; {@code expires} is the latest deadline of its
- * positions, or its creation plus the event's TTL while it is empty.
+ * positions, or its creation plus the event's TTL while it is empty. {@code buyer}, the storefront's id of the
+ * person buying (or null), is what per-buyer limits count by.
  */
-public record Cart(String id, long eventId, Instant createdAt, Instant expires) {
+public record Cart(String id, long eventId, Instant createdAt, Instant expires, String buyer) {
 }

@@ -16,8 +16,19 @@ public final class CartRequests {
     private CartRequests() {
     }
 
+    /** An optional body: the buyer per-buyer limits count by, an opaque id such as a hashed email. */
+    public record NewCart(@Schema(example = "4f2a9c0e", nullable = true) @Size(min = 1, max = 200) String buyer) {
+    }
+
     /** Positions to add, all or none. More than {@code reservation.max-positions} in total is 413. */
     public record NewPositions(@NotNull @Size(min = 1, max = 10_000) List<@Valid @NotNull NewPosition> positions) {
+    }
+
+    /** {@code quantity} seats of a seated item, in {@code section} when given, chosen by the service. */
+    public record BestAvailable(
+            @Schema(example = "2") @NotNull Long itemId,
+            @Schema(example = "4") @NotNull @Min(1) @Max(100) Integer quantity,
+            @Schema(example = "Balcony", nullable = true) @Size(min = 1, max = 100) String section) {
     }
 
     /** {@code quantity} defaults to 1 and must be 1 with a seat. */

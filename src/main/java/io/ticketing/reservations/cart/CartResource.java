@@ -16,6 +16,7 @@ import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -46,8 +47,9 @@ public class CartResource {
     @Operation(operationId = "createCart", summary = "Open an empty cart")
     @APIResponseSchema(value = CartView.class, responseCode = "201", responseDescription = "The cart; its id is its credential")
     @POST
-    public Response create(@PathParam("event") String slug) {
-        CartRows.Contents cart = carts.create(events.get(slug));
+    public Response create(@PathParam("event") String slug,
+            @RequestBody(required = false, description = "Optional: the buyer per-buyer limits count by") @Valid CartRequests.NewCart body) {
+        CartRows.Contents cart = carts.create(events.get(slug), body == null ? null : body.buyer());
         return Response.created(URI.create("/api/v1/events/" + slug + "/carts/" + cart.cart().id()))
                 .entity(carts.view(cart))
                 .build();
@@ -82,6 +84,19 @@ public class CartResource {
         Event event = events.get(slug);
         return Response.status(Response.Status.CREATED)
                 .entity(carts.view(carts.add(event, cartId, request.positions()))).build();
+    }
+
+    @TakesLocks
+    @Operation(operationId = "addBestAvailable", summary = "Hold the best adjacent seats of an item, all or none", description = "Adjacent seats of one row when any row has enough, leaving no single seat stranded where that can be avoided; else the seats of the fewest rows. Locks the whole event for a moment.")
+    @APIResponseSchema(value = CartView.class, responseCode = "201", responseDescription = "The cart with its new positions")
+    @APIResponse(responseCode = "409", description = ApiDocs.SOLD_OUT_DESCRIPTION, extensions = @Extension(name = ApiDocs.CODES, value = ApiDocs.SOLD_OUT))
+    @POST
+    @Path("/{cart}/best_available")
+    public Response addBestAvailable(@PathParam("event") String slug, @PathParam("cart") String cartId,
+            @Valid @NotNull CartRequests.BestAvailable request) {
+        Event event = events.get(slug);
+        return Response.status(Response.Status.CREATED)
+                .entity(carts.view(carts.addBestAvailable(event, cartId, request))).build();
     }
 
     @Operation(operationId = "removePosition", summary = "Give one position back")

@@ -17,7 +17,7 @@ import io.ticketing.reservations.reservation.Claim;
 @ApplicationScoped
 public class CartRows {
 
-    private static final String CART_COLUMNS = "id, event_id, created_at, expires";
+    private static final String CART_COLUMNS = "id, event_id, created_at, expires, buyer";
     private static final String POSITION_COLUMNS = "id, item_id, seat_id, voucher_id, price, expires, created_at";
 
     /**
@@ -39,7 +39,7 @@ public class CartRows {
             JOIN items i ON i.id = c.item_id ORDER BY c.n
             RETURNING\s""" + POSITION_COLUMNS;
 
-    private static final String INSERT = "INSERT INTO carts (id, event_id, expires) VALUES (:id, :event, :expires)"
+    private static final String INSERT = "INSERT INTO carts (id, event_id, expires, buyer) VALUES (:id, :event, :expires, :buyer)"
             + " RETURNING " + CART_COLUMNS;
     private static final String FIND = "SELECT " + CART_COLUMNS + " FROM carts WHERE id = :id AND event_id = :event";
     /**
@@ -70,8 +70,8 @@ public class CartRows {
     }
 
     /** In auto-commit, one statement and one round trip; in the transaction of an {@code Idempotency-Key}, in it. */
-    Cart insert(String id, long eventId, Instant expires) {
-        return jdbc.statement(INSERT).set("id", id).set("event", eventId).set("expires", expires)
+    Cart insert(String id, long eventId, Instant expires, String buyer) {
+        return jdbc.statement(INSERT).set("id", id).set("event", eventId).set("expires", expires).set("buyer", buyer)
                 .list(CartRows::cart).get(0);
     }
 
@@ -149,7 +149,8 @@ public class CartRows {
     }
 
     private static Cart cart(ResultSet row) throws SQLException {
-        return new Cart(row.getString(1), row.getLong(2), Jdbc.instant(row, 3), Jdbc.instant(row, 4));
+        return new Cart(row.getString(1), row.getLong(2), Jdbc.instant(row, 3), Jdbc.instant(row, 4),
+                row.getString(5));
     }
 
     private static CartPosition position(ResultSet row) throws SQLException {

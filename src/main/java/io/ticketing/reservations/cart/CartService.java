@@ -15,7 +15,9 @@ import jakarta.transaction.Transactional;
 import io.ticketing.reservations.auth.RandomIds;
 import io.ticketing.reservations.cart.CartRows.Contents;
 import io.ticketing.reservations.event.Event;
+import io.ticketing.reservations.inventory.BestSeats;
 import io.ticketing.reservations.inventory.Seat;
+import io.ticketing.reservations.inventory.SeatService;
 import io.ticketing.reservations.inventory.Voucher;
 import io.ticketing.reservations.locking.DurableTransaction;
 import io.ticketing.reservations.problem.ApiException;
@@ -36,8 +38,11 @@ public class CartService {
     private final ReservationConfig config;
     private final CartRows rows;
     private final Deadlines deadlines;
+    private final SeatService seats;
 
-    CartService(Reservations reservations, ReservationConfig config, CartRows rows, Deadlines deadlines) {
+    CartService(Reservations reservations, ReservationConfig config, CartRows rows, Deadlines deadlines,
+            SeatService seats) {
+        this.seats = seats;
         this.reservations = reservations;
         this.config = config;
         this.rows = rows;
@@ -45,8 +50,8 @@ public class CartService {
     }
 
     @Transactional(Transactional.TxType.SUPPORTS)
-    public Contents create(Event event) {
-        return new Contents(rows.insert(RandomIds.next(), event.id, deadlines.inSeconds(event.cartTtlSeconds)),
+    public Contents create(Event event, String buyer) {
+        return new Contents(rows.insert(RandomIds.next(), event.id, deadlines.inSeconds(event.cartTtlSeconds), buyer),
                 List.of());
     }
 
@@ -77,9 +82,30 @@ public class CartService {
                 wanted.vouchers());
         Contents cart = rows.lockExtending(event.id, cartId, expires, reservation::readBeforeLocks)
                 .orElseThrow(() -> new NotFoundException("cart", cartId));
-        List<CartPosition> added = reservation.reserveThen(rows.insertAll(cartId, claims, expires)).stream()
+        List<CartPosition> added = reservation.reserveThen(cart.cart().buyer(), rows.insertAll(cartId, claims, expires))
+                .stream()
                 .sorted(Comparator.comparing(CartPosition::id)).toList();
         return new Contents(cart.cart(), Stream.concat(cart.positions().stream(), added.stream()).toList());
+    }
+
+    /**
+     * The best free seats (see {@link BestSeats}), chosen and held under the event's exclusive lock: which seats a
+     * request takes is known only once they are read, so nothing else may take seats of the event meanwhile.
+     */
+    @DurableTransaction
+    public Contents addBestAvailable(Event event, String cartId, CartRequests.BestAvailable request) {
+        Instant expires = deadlines.inSeconds(event.cartTtlSeconds);
+        Contents cart = rows.lockExtending(event.id, cartId, expires, reads -> {
+        }).orElseThrow(() -> new NotFoundException("cart", cartId));
+        long itemId = request.itemId();
+        List<CartPosition> added = reservations.reserveChosen(event.id, cart.cart().buyer(),
+                seats.freeSeats(event, itemId, request.section()),
+                free -> BestSeats.choose(free, request.quantity())
+                        .orElseThrow(() -> ReservationConflict.noSeatsLeft(itemId, request.quantity(), free.size()))
+                        .stream().map(seat -> new Claim(itemId, seat.id(), null)).toList(),
+                claims -> rows.insertAll(cartId, claims, expires));
+        return new Contents(cart.cart(), Stream.concat(cart.positions().stream(),
+                added.stream().sorted(Comparator.comparing(CartPosition::id))).toList());
     }
 
     /**
@@ -96,23 +122,24 @@ public class CartService {
                 throw ReservationConflict.holdLimit(position.id(), holdableUntil);
             }
         }
-        reviveStale(event, cart.positions());
+        reviveStale(event, cart);
         rows.extend(cartId, expires);
-        return new Contents(new Cart(cartId, event.id, cart.cart().createdAt(), expires), cart.positions().stream()
-                .map(p -> new CartPosition(p.id(), p.itemId(), p.seatId(), p.voucherId(), p.price(), expires,
-                        p.createdAt()))
-                .toList());
+        return new Contents(new Cart(cartId, event.id, cart.cart().createdAt(), expires, cart.cart().buyer()),
+                cart.positions().stream()
+                        .map(p -> new CartPosition(p.id(), p.itemId(), p.seatId(), p.voucherId(), p.price(), expires,
+                                p.createdAt()))
+                        .toList());
     }
 
     /**
      * Re-checks, under the locks, the positions that expired or are about to: someone else may have their
      * capacity now. Call once, in the caller's durable transaction; it fails if any no longer fits.
      */
-    public void reviveStale(Event event, List<CartPosition> positions) {
+    public void reviveStale(Event event, Contents cart) {
         Instant now = deadlines.now();
-        List<CartPosition> stale = positions.stream()
+        List<CartPosition> stale = cart.positions().stream()
                 .filter(position -> config.needsRecheck(position.expires(), now)).toList();
-        reservations.reserve(event.id, stale.stream().map(CartPosition::claim).toList(),
+        reservations.reserve(event.id, cart.cart().buyer(), stale.stream().map(CartPosition::claim).toList(),
                 stale.stream().map(CartPosition::id).toList());
     }
 
@@ -135,7 +162,8 @@ public class CartService {
     public CartView view(Contents contents) {
         List<CartPosition> positions = contents.positions();
         PositionLabels labels = PositionLabels.of(positions);
-        return new CartView(contents.cart().id(), contents.cart().expires(), labels.total().toPlainString(),
+        return new CartView(contents.cart().id(), contents.cart().buyer(), contents.cart().expires(),
+                labels.total().toPlainString(),
                 positions.stream().map(p -> new CartView.Position(p.id(), p.itemId(), labels.seatGuid(p),
                         labels.voucherCode(p), p.price().toPlainString(), p.expires())).toList());
     }

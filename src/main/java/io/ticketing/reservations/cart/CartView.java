@@ -6,7 +6,8 @@ import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** A cart as the API shows it; each position has its own deadline, {@code expires} is the latest. */
-public record CartView(String id, Instant expires, String total, List<Position> positions) {
+public record CartView(String id, @Schema(nullable = true) String buyer, Instant expires, String total,
+        List<Position> positions) {
 
     public record Position(long id, long itemId, @Schema(nullable = true) String seatGuid,
             @Schema(nullable = true) String voucherCode,

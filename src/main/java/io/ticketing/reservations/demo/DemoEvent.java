@@ -53,16 +53,20 @@ class DemoEvent {
             return;
         }
         Event event = Event.findBySlug(SLUG)
-                .orElseGet(() -> events.create(new EventRequests.NewEvent(SLUG, "Demo Concert", "EUR", null, null)));
+                .orElseGet(
+                        () -> events.create(new EventRequests.NewEvent(SLUG, "Demo Concert", "EUR", null, null, null)));
         if (Item.count("eventId = ?1", event.id) > 0) {
             return;
         }
-        Item standing = inventory.createItem(event, new InventoryRequests.NewItem("Standing", "49.00", false, true));
-        Item balcony = inventory.createItem(event, new InventoryRequests.NewItem("Balcony seat", "89.00", true, true));
+        Item standing = inventory.createItem(event,
+                new InventoryRequests.NewItem("Standing", "49.00", false, true, null));
+        Item balcony = inventory.createItem(event,
+                new InventoryRequests.NewItem("Balcony seat", "89.00", true, true, null));
         inventory.createQuota(event, new InventoryRequests.NewQuota("Floor", 100, List.of(standing.id)));
         inventory.createQuota(event, new InventoryRequests.NewQuota("Balcony", 10, List.of(balcony.id)));
         seats.create(event, new InventoryRequests.NewSeats(IntStream.rangeClosed(1, 10)
-                .mapToObj(n -> new InventoryRequests.NewSeat("balcony-" + n, "Balcony, seat " + n, balcony.id, false))
+                .mapToObj(n -> new InventoryRequests.NewSeat("balcony-" + n, "Balcony, seat " + n, balcony.id, false,
+                        "Balcony", "A", n))
                 .toList()));
         vouchers.create(event, new InventoryRequests.NewVoucher("FRIENDS", 5, null, null, null, null, false));
         LOG.infof("created the demo event '%s' with its items, seats and voucher", SLUG);

@@ -34,6 +34,10 @@ public class Event extends PanacheEntityBase {
     @Column(name = "payment_term_seconds")
     public int paymentTermSeconds = 1_209_600;
 
+    /** How many tickets of this event one buyer may hold and buy across carts and orders; null: no limit. */
+    @Column(name = "max_per_buyer")
+    public Integer maxPerBuyer;
+
     @Version
     public long version;
 

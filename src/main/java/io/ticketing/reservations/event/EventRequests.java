@@ -1,5 +1,7 @@
 package io.ticketing.reservations.event;
 
+import java.util.Optional;
+
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
@@ -16,6 +18,7 @@ public final class EventRequests {
     static final String CURRENCY = "[A-Z]{3}";
     /** Ten years: anything longer is a typo, not a business rule. */
     static final long MAX_SECONDS = 315_360_000;
+    static final long MAX_PER_BUYER = 10_000_000;
 
     private EventRequests() {
     }
@@ -25,7 +28,8 @@ public final class EventRequests {
             @NotBlank @Size(max = 200) String name,
             @Schema(example = "EUR") @NotNull @Pattern(regexp = CURRENCY, message = "must be an ISO 4217 code") String currency,
             @Schema(example = "1800") @Positive @Max(MAX_SECONDS) Integer cartTtlSeconds,
-            @Positive @Max(MAX_SECONDS) Integer paymentTermSeconds) {
+            @Positive @Max(MAX_SECONDS) Integer paymentTermSeconds,
+            @Schema(nullable = true, description = "tickets of this event one buyer may hold and buy; null or absent: no limit") @Positive @Max(MAX_PER_BUYER) Integer maxPerBuyer) {
     }
 
     /** A PATCH: absent fields stay as they are. The slug never changes, since URLs name it. */
@@ -33,6 +37,7 @@ public final class EventRequests {
             @Size(min = 1, max = 200) @Pattern(regexp = ".*\\S.*", message = "must not be blank") String name,
             @Pattern(regexp = CURRENCY, message = "must be an ISO 4217 code") String currency,
             @Positive @Max(MAX_SECONDS) Integer cartTtlSeconds,
-            @Positive @Max(MAX_SECONDS) Integer paymentTermSeconds) {
+            @Positive @Max(MAX_SECONDS) Integer paymentTermSeconds,
+            @Schema(nullable = true, description = "null: no limit; absent: unchanged") Optional<@Positive @Max(MAX_PER_BUYER) Integer> maxPerBuyer) {
     }
 }

@@ -28,7 +28,7 @@ public class EventService {
 
     /**
      * Every request names its event by slug, and reading it was one statement in ten of an add to cart. An event
-     * changes rarely, and only its terms (name, currency, cart TTL, payment term): it is kept for
+     * changes rarely, and only its terms (name, currency, cart TTL, payment term, limits): it is kept for
      * {@code events.cache-ttl}, and dropped here when this replica changes it. Another replica sees a change
      * within that time. The event's own GET and PATCH read it fresh, for its version.
      */
@@ -85,6 +85,7 @@ public class EventService {
         if (request.paymentTermSeconds() != null) {
             event.paymentTermSeconds = request.paymentTermSeconds();
         }
+        event.maxPerBuyer = request.maxPerBuyer();
         event.persistAndFlush();
         return event;
     }
@@ -117,6 +118,9 @@ public class EventService {
         }
         if (changes.paymentTermSeconds() != null) {
             event.paymentTermSeconds = changes.paymentTermSeconds();
+        }
+        if (changes.maxPerBuyer() != null) {
+            event.maxPerBuyer = changes.maxPerBuyer().orElse(null);
         }
         // Flushing here turns a concurrent update into a version conflict now rather than at commit.
         event.flush();

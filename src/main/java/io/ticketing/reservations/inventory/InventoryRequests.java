@@ -10,6 +10,7 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.PositiveOrZero;
 import jakarta.validation.constraints.Size;
 
@@ -32,7 +33,8 @@ public final class InventoryRequests {
             @NotBlank @Size(max = 200) String name,
             @Schema(example = "49.90") @NotNull @Pattern(regexp = PRICE, message = PRICE_MESSAGE) String price,
             Boolean requiresSeat,
-            Boolean active) {
+            Boolean active,
+            @Schema(nullable = true, description = "tickets of this item one buyer may hold and buy; null or absent: no limit") @Positive @Max(MAX_QUOTA_SIZE) Integer maxPerBuyer) {
     }
 
     public record NewQuota(
@@ -44,11 +46,15 @@ public final class InventoryRequests {
     public record NewSeats(@NotNull @Size(min = 1, max = MAX_SEATS_PER_REQUEST) List<@Valid @NotNull NewSeat> seats) {
     }
 
+    /** {@code section}, {@code row} and {@code number} place the seat for best available: see {@code BestSeats}. */
     public record NewSeat(
             @Schema(example = "balcony-1") @NotBlank @Size(max = 100) String guid,
             @NotBlank @Size(max = 200) String name,
             @NotNull Long itemId,
-            Boolean blocked) {
+            Boolean blocked,
+            @Schema(example = "Balcony", nullable = true) @Size(min = 1, max = 100) @Pattern(regexp = ".*\\S.*", message = "must not be blank") String section,
+            @Schema(example = "B", nullable = true) @Size(min = 1, max = 100) @Pattern(regexp = ".*\\S.*", message = "must not be blank") String row,
+            @Schema(example = "12", nullable = true, description = "adjacent seats have consecutive numbers in one section and row") @PositiveOrZero @Max(MAX_QUOTA_SIZE) Integer number) {
     }
 
     /** A voucher; with a seat and no item it is restricted to the seat's item. */
@@ -73,7 +79,8 @@ public final class InventoryRequests {
     public record ItemChanges(
             @Size(min = 1, max = 200) @Pattern(regexp = ".*\\S.*", message = "must not be blank") String name,
             @Pattern(regexp = PRICE, message = PRICE_MESSAGE) String price,
-            Boolean active) {
+            Boolean active,
+            @Schema(nullable = true, description = "null: no limit; absent: unchanged") Optional<@Positive @Max(MAX_QUOTA_SIZE) Integer> maxPerBuyer) {
     }
 
     /** A PATCH of a seat: absent fields stay. Blocking a held or sold seat is 409 {@code seat_unavailable}. */

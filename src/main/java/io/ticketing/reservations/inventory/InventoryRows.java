@@ -20,13 +20,18 @@ class InventoryRows {
 
     /** One statement for the whole plan: a 10,000-seat venue is one round trip, not 10,000. */
     private static final String INSERT_SEATS = """
-            INSERT INTO seats (event_id, guid, name, item_id, blocked)
-            SELECT :event, s.guid, s.name, s.item_id, s.blocked
-            FROM unnest(:guids, :names, :items, :blocked) AS s (guid, name, item_id, blocked)""";
+            INSERT INTO seats (event_id, guid, name, item_id, blocked, section, seat_row, number)
+            SELECT :event, s.guid, s.name, s.item_id, s.blocked, s.section, s.seat_row, s.number
+            FROM unnest(:guids, :names, :items, :blocked, :sections, :rows, :numbers)
+              AS s (guid, name, item_id, blocked, section, seat_row, number)""";
+    /** An item's numbered seats no one holds (in one section, or all): best available's choice, under its lock. */
+    private static final String FREE_SEATS = "SELECT s.id, s.section, s.seat_row, s.number FROM seats s"
+            + " WHERE s.event_id = :event AND s.item_id = :item AND s.number IS NOT NULL"
+            + " AND (s.section = :section OR CAST(:section AS text) IS NULL) AND NOT " + SeatHolds.UNAVAILABLE;
     private static final String EXISTING_GUIDS = """
             SELECT guid FROM seats WHERE event_id = :event AND guid = ANY(:guids) ORDER BY guid LIMIT 10""";
     private static final String SEAT_COLUMNS = "s.id, s.guid, s.name, s.item_id, s.blocked, s.version, NOT "
-            + SeatHolds.UNAVAILABLE + " AS available";
+            + SeatHolds.UNAVAILABLE + " AS available, s.section, s.seat_row, s.number";
     /** A page of seats after a cursor. The availability of each seat is worked out once, then filtered on. */
     private static final String SEAT_PAGE = """
             SELECT * FROM (SELECT %s FROM seats s WHERE s.event_id = :event AND s.id > :after) plan
@@ -74,12 +79,23 @@ class InventoryRows {
                 .list(row -> row.getString(1));
     }
 
+    /** To be sent with the event's exclusive lock, so that no seat it returns can be taken before the commit. */
+    Jdbc.Query<BestSeats.FreeSeat> freeSeats(long eventId, long itemId, String section) {
+        return jdbc.statement(FREE_SEATS).set("event", eventId).set("item", itemId).set("section", section)
+                .set("own", new Long[0]).set("vouchers", new Long[0])
+                .reading(row -> new BestSeats.FreeSeat(row.getLong(1), row.getString(2), row.getString(3),
+                        row.getInt(4)));
+    }
+
     void insertSeats(long eventId, List<InventoryRequests.NewSeat> seats) {
         jdbc.statement(INSERT_SEATS).set("event", eventId)
                 .set("guids", seats.stream().map(InventoryRequests.NewSeat::guid).toArray(String[]::new))
                 .set("names", seats.stream().map(seat -> seat.name().strip()).toArray(String[]::new))
                 .set("items", seats.stream().map(InventoryRequests.NewSeat::itemId).toArray(Long[]::new))
                 .set("blocked", seats.stream().map(seat -> Boolean.TRUE.equals(seat.blocked())).toArray(Boolean[]::new))
+                .set("sections", seats.stream().map(InventoryRequests.NewSeat::section).toArray(String[]::new))
+                .set("rows", seats.stream().map(InventoryRequests.NewSeat::row).toArray(String[]::new))
+                .set("numbers", seats.stream().map(InventoryRequests.NewSeat::number).toArray(Integer[]::new))
                 .update();
     }
 
@@ -132,6 +148,7 @@ class InventoryRows {
 
     private static SeatRow seat(ResultSet row) throws SQLException {
         return new SeatRow(row.getLong(1), new InventoryViews.SeatView(row.getString(2), row.getString(3),
-                row.getLong(4), row.getBoolean(5), row.getBoolean(7), row.getLong(6)));
+                row.getLong(4), row.getString(8), row.getString(9), Jdbc.integer(row, 10), row.getBoolean(5),
+                row.getBoolean(7), row.getLong(6)));
     }
 }

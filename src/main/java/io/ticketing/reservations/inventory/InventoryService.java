@@ -40,6 +40,7 @@ public class InventoryService {
         item.price = new BigDecimal(request.price());
         item.requiresSeat = Boolean.TRUE.equals(request.requiresSeat());
         item.active = !Boolean.FALSE.equals(request.active());
+        item.maxPerBuyer = request.maxPerBuyer();
         item.persistAndFlush();
         return item;
     }
@@ -58,8 +59,8 @@ public class InventoryService {
     }
 
     /**
-     * Name, price and whether it is on sale. None of them makes a quota, seat or voucher scarcer, so no lock: a
-     * new price applies to holds taken from now on, and deactivating stops new holds, not those already taken.
+     * Name, price, whether it is on sale and its per-buyer limit. None of them makes a quota, seat or voucher scarcer,
+     * so no lock: each applies to holds taken from now on (a lower limit does not take back what a buyer has).
      */
     @Transactional
     public Item updateItem(Event event, long itemId, IfMatch ifMatch, InventoryRequests.ItemChanges changes) {
@@ -73,6 +74,9 @@ public class InventoryService {
         }
         if (changes.active() != null) {
             item.active = changes.active();
+        }
+        if (changes.maxPerBuyer() != null) {
+            item.maxPerBuyer = changes.maxPerBuyer().orElse(null);
         }
         item.flush();
         return item;

@@ -11,10 +11,11 @@ public final class InventoryViews {
     private InventoryViews() {
     }
 
-    public record ItemView(long id, String name, String price, boolean requiresSeat, boolean active, long version) {
+    public record ItemView(long id, String name, String price, boolean requiresSeat, boolean active,
+            @Schema(nullable = true) Integer maxPerBuyer, long version) {
         static ItemView of(Item item) {
             return new ItemView(item.id, item.name, item.price.toPlainString(), item.requiresSeat, item.active,
-                    item.version);
+                    item.maxPerBuyer, item.version);
         }
     }
 
@@ -26,7 +27,9 @@ public final class InventoryViews {
         }
     }
 
-    public record SeatView(String guid, String name, long itemId, boolean blocked, boolean available, long version) {
+    public record SeatView(String guid, String name, long itemId, @Schema(nullable = true) String section,
+            @Schema(nullable = true) String row, @Schema(nullable = true) Integer number, boolean blocked,
+            boolean available, long version) {
     }
 
     public record SeatList(List<SeatView> seats) {

@@ -22,6 +22,10 @@ public class Item extends EventOwnedEntity {
 
     public boolean active = true;
 
+    /** How many of this item one buyer may hold and buy across carts and orders; null: no limit. */
+    @Column(name = "max_per_buyer")
+    public Integer maxPerBuyer;
+
     public static Optional<Item> findInEvent(long eventId, long itemId) {
         return find("id = ?1 and eventId = ?2", itemId, eventId).firstResultOptional();
     }

@@ -78,8 +78,9 @@ public class QuotaCounter {
             GROUP BY q.id, q.size ORDER BY q.id""".formatted(QUOTAS_OF_ITEMS);
 
     /** The items a reservation checks. Public for the benchmark. */
-    public static final String ITEMS_FOR_SALE = "SELECT id, name, requires_seat, active FROM items"
-            + " WHERE id = ANY(:ids) AND event_id = :event";
+    public static final String ITEMS_FOR_SALE = "SELECT i.id, i.name, i.requires_seat, i.active, i.max_per_buyer,"
+            + " e.max_per_buyer FROM items i JOIN events e ON e.id = i.event_id"
+            + " WHERE i.id = ANY(:ids) AND i.event_id = :event";
 
     /** What deciding which quotas a claim locks needs: a quota's id, its size (null when unlimited), its items. */
     public interface QuotaMembers {
@@ -137,7 +138,7 @@ public class QuotaCounter {
     public Jdbc.Query<ItemForSale> itemsForSale(long eventId, Collection<Long> ids) {
         return jdbc.statement(ITEMS_FOR_SALE).set("ids", ids.toArray(Long[]::new)).set("event", eventId)
                 .reading(row -> new ItemForSale(row.getLong(1), row.getString(2), row.getBoolean(3),
-                        row.getBoolean(4)));
+                        row.getBoolean(4), Jdbc.integer(row, 5), Jdbc.integer(row, 6)));
     }
 
     /** Every quota the items are in, with its members, without counting: what to lock. */

@@ -13,6 +13,7 @@ import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
+import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.locking.DurableTransaction;
 import io.ticketing.reservations.problem.ApiException;
 import io.ticketing.reservations.problem.NotFoundException;
@@ -46,7 +47,14 @@ public class SeatService {
         }
         rows.insertSeats(event.id, seats);
         return seats.stream().map(seat -> new InventoryViews.SeatView(seat.guid(), seat.name().strip(), seat.itemId(),
-                Boolean.TRUE.equals(seat.blocked()), !Boolean.TRUE.equals(seat.blocked()), 0)).toList();
+                seat.section(), seat.row(), seat.number(), Boolean.TRUE.equals(seat.blocked()),
+                !Boolean.TRUE.equals(seat.blocked()), 0)).toList();
+    }
+
+    /** An item's free numbered seats, for best available to send with the event's exclusive lock. */
+    public Jdbc.Query<BestSeats.FreeSeat> freeSeats(Event event, long itemId, String section) {
+        Item.findInEvent(event.id, itemId).orElseThrow(() -> new NotFoundException("item", itemId));
+        return rows.freeSeats(event.id, itemId, section);
     }
 
     /** Reads never lock: a seat shown free may be taken a moment later, and adding it then says so. */

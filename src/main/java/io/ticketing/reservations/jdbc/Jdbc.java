@@ -83,8 +83,9 @@ public class Jdbc {
     }
 
     /**
-     * One statement with its parameters: {@code Long[]} is sent as {@code bigint[]}, {@code String[]} as
-     * {@code text[]}, {@code Boolean[]} as {@code boolean[]}, {@code Instant} as timestamptz.
+     * One statement with its parameters: {@code Long[]} is sent as {@code bigint[]}, {@code Integer[]} as
+     * {@code integer[]}, {@code String[]} as {@code text[]}, {@code Boolean[]} as {@code boolean[]}, {@code Instant}
+     * as timestamptz.
      */
     public final class Statement {
 
@@ -245,6 +246,8 @@ public class Jdbc {
             throws SQLException {
         if (value instanceof Long[] numbers) {
             statement.setArray(index, connection.createArrayOf("bigint", numbers));
+        } else if (value instanceof Integer[] numbers) {
+            statement.setArray(index, connection.createArrayOf("integer", numbers));
         } else if (value instanceof String[] texts) {
             statement.setArray(index, connection.createArrayOf("text", texts));
         } else if (value instanceof Boolean[] flags) {

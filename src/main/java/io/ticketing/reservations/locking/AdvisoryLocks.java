@@ -110,7 +110,12 @@ public class AdvisoryLocks {
 
     /** Locks the whole event exclusively: for changes that cannot tell which objects they touch. */
     public void lockEvent(long eventId) {
-        acquire(new Long[]{LockTarget.event(eventId).key()}, new Boolean[]{false}, 0, jdbc.roundTrip());
+        lockEventThen(eventId, jdbc.roundTrip());
+    }
+
+    /** {@link #lockEvent}, then the queries of {@code then} in the same round trip, as in {@link #lockObjectsThen}. */
+    public void lockEventThen(long eventId, Jdbc.RoundTrip then) {
+        acquire(new Long[]{LockTarget.event(eventId).key()}, new Boolean[]{false}, 0, then);
     }
 
     /**

@@ -6,9 +6,10 @@ import java.util.Locale;
 /**
  * A purchase. Pending and paid orders hold their positions' capacity; expired and canceled ones do not.
  * {@code expires} is the payment deadline; {@code version} is the ETag, raised by every change of status.
+ * {@code buyer} is its cart's (or null): its positions count against per-buyer limits while it is pending or paid.
  */
 public record Order(long id, long eventId, String code, String email, Status status, Instant expires,
-        Instant createdAt, long version) {
+        Instant createdAt, long version, String buyer) {
 
     public enum Status {
         PENDING, PAID, EXPIRED, CANCELED;

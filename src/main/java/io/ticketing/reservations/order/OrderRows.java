@@ -12,6 +12,7 @@ import java.util.TreeMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.ticketing.reservations.cart.Cart;
 import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.reservation.HeldPosition;
 
@@ -19,7 +20,7 @@ import io.ticketing.reservations.reservation.HeldPosition;
 @ApplicationScoped
 public class OrderRows {
 
-    private static final String ORDER_COLUMNS = "id, event_id, code, email, status, expires, created_at, version";
+    private static final String ORDER_COLUMNS = "id, event_id, code, email, status, expires, created_at, version, buyer";
     private static final String POSITION_COLUMNS = "id, item_id, seat_id, voucher_id, price, order_id";
 
     /**
@@ -28,8 +29,8 @@ public class OrderRows {
      */
     private static final String PLACE = """
             WITH placed AS (
-              INSERT INTO orders (event_id, code, email, status, expires, created_at)
-              VALUES (:event, :code, :email, 'pending', :expires, :created) RETURNING id)
+              INSERT INTO orders (event_id, code, email, status, expires, created_at, buyer)
+              VALUES (:event, :code, :email, 'pending', :expires, :created, :buyer) RETURNING id)
             INSERT INTO order_positions (order_id, item_id, seat_id, voucher_id, price)
             SELECT placed.id, c.item_id, c.seat_id, c.voucher_id, c.price
             FROM placed CROSS JOIN cart_positions c WHERE c.cart_id = :cart ORDER BY c.item_id, c.id
@@ -94,17 +95,18 @@ public class OrderRows {
     }
 
     /** The cart's positions become the order's; the cart is gone. One round trip. */
-    Contents place(long eventId, String code, String email, Instant expires, Instant created, String cartId) {
+    Contents place(long eventId, String code, String email, Instant expires, Instant created, Cart cart) {
+        String cartId = cart.id();
         Jdbc.RoundTrip writes = jdbc.roundTrip();
         Jdbc.Rows<OrderPosition> sold = writes.add(jdbc.statement(PLACE).set("event", eventId).set("code", code)
                 .set("email", email).set("expires", expires).set("created", created).set("cart", cartId)
-                .reading(OrderRows::position));
+                .set("buyer", cart.buyer()).reading(OrderRows::position));
         writes.add(jdbc.statement(DELETE_CART_POSITIONS).set("cart", cartId));
         writes.add(jdbc.statement(DELETE_CART).set("cart", cartId));
         writes.send();
         List<OrderPosition> positions = sold.all().stream().sorted(Comparator.comparing(OrderPosition::id)).toList();
         return new Contents(new Order(positions.get(0).orderId(), eventId, code, email, Order.Status.PENDING,
-                expires, created, 0), positions);
+                expires, created, 0, cart.buyer()), positions);
     }
 
     Optional<Contents> read(long eventId, String code) {
@@ -192,7 +194,8 @@ public class OrderRows {
 
     private static Order order(ResultSet row) throws SQLException {
         return new Order(row.getLong(1), row.getLong(2), row.getString(3), row.getString(4),
-                Order.Status.of(row.getString(5)), Jdbc.instant(row, 6), Jdbc.instant(row, 7), row.getLong(8));
+                Order.Status.of(row.getString(5)), Jdbc.instant(row, 6), Jdbc.instant(row, 7), row.getLong(8),
+                row.getString(9));
     }
 
     private static OrderPosition position(ResultSet row) throws SQLException {

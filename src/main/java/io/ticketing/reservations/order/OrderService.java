@@ -59,13 +59,13 @@ public class OrderService {
             throw new ApiException(409, "cart_empty", "Conflict",
                     "Cart " + cart.cart().id() + " has no positions to order.");
         }
-        carts.reviveStale(event, cart.positions());
+        carts.reviveStale(event, cart);
         rows.redeem(cart.positions());
         // The sales counters' rows of the items stay locked from here to the commit, so the order, its positions
         // and the cart's removal go in one round trip.
         Contents placed = rows.place(event.id, RandomIds.next(), request.email().strip(),
                 deadlines.inSeconds(event.paymentTermSeconds), deadlines.now().truncatedTo(ChronoUnit.MICROS),
-                cart.cart().id());
+                cart.cart());
         happened(event, placed, "placed");
         return placed;
     }
@@ -83,8 +83,8 @@ public class OrderService {
             case PENDING -> {
             }
             case EXPIRED -> {
-                reservations.reserve(event.id, order.positions().stream().map(OrderPosition::claim).toList(),
-                        List.of());
+                reservations.reserve(event.id, order.order().buyer(),
+                        order.positions().stream().map(OrderPosition::claim).toList(), List.of());
                 rows.redeem(order.positions());
             }
             default -> throw wrongState(order.order(), "paid");
@@ -121,7 +121,7 @@ public class OrderService {
         Order order = contents.order();
         List<OrderPosition> positions = contents.positions();
         PositionLabels labels = PositionLabels.of(positions);
-        return new OrderView(order.code(), order.status().value(), order.email(), event.currency,
+        return new OrderView(order.code(), order.status().value(), order.email(), order.buyer(), event.currency,
                 labels.total().toPlainString(), order.expires(), order.createdAt(),
                 positions.stream().map(p -> new OrderView.Position(p.id(), p.itemId(), labels.seatGuid(p),
                         labels.voucherCode(p), p.price().toPlainString())).toList(),

@@ -6,8 +6,8 @@ import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** An order as the API (and its webhooks) show it; {@code expires} is the payment deadline. */
-public record OrderView(String code, String status, String email, String currency, String total, Instant expires,
-        Instant createdAt, List<Position> positions, long version) {
+public record OrderView(String code, String status, String email, @Schema(nullable = true) String buyer,
+        String currency, String total, Instant expires, Instant createdAt, List<Position> positions, long version) {
 
     public record Position(long id, long itemId, @Schema(nullable = true) String seatGuid,
             @Schema(nullable = true) String voucherCode,

@@ -2,11 +2,13 @@ package io.ticketing.reservations.reservation;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import io.ticketing.reservations.inventory.ItemForSale;
 import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
@@ -123,6 +125,43 @@ final class ReservationChecks {
             if (left < wanted) {
                 throw ReservationConflict.voucherExhausted(vouchers.get(voucherId), Math.max(left, 0), wanted);
             }
+        }
+    }
+
+    /**
+     * Whether a per-buyer limit applies to any claim, before anything is locked; then the buyer must be known, or
+     * 409 {@code buyer_required}.
+     */
+    static boolean checkBuyerKnown(List<Claim> claims, Map<Long, ItemForSale> items, String buyer) {
+        for (Claim claim : claims) {
+            ItemForSale item = items.get(claim.itemId());
+            if (item.limitedPerBuyer()) {
+                if (buyer == null) {
+                    throw ReservationConflict.buyerRequired(item);
+                }
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Rows of {@code held}: item id, positions the buyer already has of it (counted under the buyer's lock). */
+    static void checkBuyerLimits(List<Claim> claims, Map<Long, ItemForSale> items, List<long[]> held) {
+        Map<Long, Long> heldByItem = new HashMap<>();
+        held.forEach(row -> heldByItem.put(row[0], row[1]));
+        Map<Long, Long> wantedByItem = claims.stream()
+                .collect(Collectors.groupingBy(Claim::itemId, LinkedHashMap::new, Collectors.counting()));
+        for (Map.Entry<Long, Long> wanted : wantedByItem.entrySet()) {
+            ItemForSale item = items.get(wanted.getKey());
+            long heldOfItem = heldByItem.getOrDefault(item.id(), 0L);
+            if (item.maxPerBuyer() != null && heldOfItem + wanted.getValue() > item.maxPerBuyer()) {
+                throw ReservationConflict.itemBuyerLimit(item, heldOfItem, wanted.getValue());
+            }
+        }
+        Integer eventLimit = items.values().iterator().next().eventMaxPerBuyer();
+        long heldInEvent = heldByItem.values().stream().mapToLong(Long::longValue).sum();
+        if (eventLimit != null && heldInEvent + claims.size() > eventLimit) {
+            throw ReservationConflict.eventBuyerLimit(eventLimit, heldInEvent, claims.size());
         }
     }
 

@@ -45,6 +45,12 @@ public class ReservationConflict extends ApiException {
                 "Seat '" + seat.guid + "' is taken, blocked or reserved.").and("seat_guid", seat.guid);
     }
 
+    public static ReservationConflict noSeatsLeft(long itemId, int wanted, int free) {
+        return new ReservationConflict("seat_unavailable",
+                wanted + " seats of item " + itemId + " wanted; " + free + " are free.")
+                .and("item_id", itemId).and("available_number", free);
+    }
+
     static ReservationConflict seatRequired(ItemForSale item) {
         return new ReservationConflict("seat_required",
                 "Item '" + item.name() + "' (" + item.id() + ") is sold only with a seat; send seat_guid.")
@@ -78,6 +84,26 @@ public class ReservationConflict extends ApiException {
                 "Position " + positionId + " can be held until " + holdableUntil
                         + " at most; check out before then, or add the ticket again.")
                 .and("position_id", positionId).and("holdable_until", holdableUntil);
+    }
+
+    static ReservationConflict buyerRequired(ItemForSale item) {
+        return new ReservationConflict("buyer_required",
+                "Item '" + item.name() + "' (" + item.id() + ") is limited per buyer; open the cart with a buyer.")
+                .and("item_id", item.id());
+    }
+
+    static ReservationConflict itemBuyerLimit(ItemForSale item, long held, long wanted) {
+        return new ReservationConflict("buyer_limit",
+                "One buyer may have " + item.maxPerBuyer() + " of item '" + item.name() + "' (" + item.id()
+                        + "); this buyer has " + held + ", " + wanted + " more wanted.")
+                .and("item_id", item.id()).and("max_per_buyer", item.maxPerBuyer()).and("held", held);
+    }
+
+    static ReservationConflict eventBuyerLimit(int limit, long held, long wanted) {
+        return new ReservationConflict("buyer_limit",
+                "One buyer may have " + limit + " tickets of this event; this buyer has " + held + ", " + wanted
+                        + " more wanted.")
+                .and("max_per_buyer", limit).and("held", held);
     }
 
     static ReservationConflict voucherExhausted(Voucher voucher, long left, long wanted) {

@@ -36,7 +36,7 @@ import io.ticketing.reservations.problem.InventoryChanged;
  * <li>mark an expired order paid: all its positions.</li>
  * </ul>
  * For each claim that is its item's finite quotas (unless it uses a {@code block_quota} voucher, which already
- * holds that capacity), its seat and its voucher. Admin changes lock in {@link AdminReservations} and
+ * holds that capacity), its seat and its voucher; and the buyer, once, when a per-buyer limit applies to any claim. Admin changes lock in {@link AdminReservations} and
  * {@code InventoryService}; freeing capacity locks nothing.
  *
  * <p>Callers run in a {@code @DurableTransaction} and call {@link #reserve} once, then write; or, to spare the
@@ -57,6 +57,19 @@ public class Reservations {
                      WHERE c.voucher_id = v.id AND c.expires >= now() AND c.id <> ALL(:own))
             FROM vouchers v WHERE v.id = ANY(:vouchers)""";
 
+    /**
+     * What one buyer holds and has bought in the event, per item, other than {@code :own}. One statement: a
+     * checkout moving positions from a cart to an order is seen before or after, never both or neither.
+     */
+    private static final String BUYER_HOLDINGS = """
+            SELECT item_id, count(*) FROM (
+              SELECT p.item_id FROM carts c JOIN cart_positions p ON p.cart_id = c.id
+              WHERE c.event_id = :event AND c.buyer = :buyer AND p.expires >= now() AND p.id <> ALL(:own)
+              UNION ALL
+              SELECT p.item_id FROM orders o JOIN order_positions p ON p.order_id = o.id
+              WHERE o.event_id = :event AND o.buyer = :buyer AND o.status IN ('pending', 'paid')
+            ) held GROUP BY item_id""";
+
     private final AdvisoryLocks locks;
     private final QuotaCounter counter;
     private final Jdbc jdbc;
@@ -76,14 +89,37 @@ public class Reservations {
 
     /**
      * Locks what {@code claims} consume and checks that they fit; throws a {@link ReservationConflict} if not.
-     * {@code ownPositions} are cart positions being re-checked: they do not count against themselves.
+     * {@code ownPositions} are cart positions being re-checked: they do not count against themselves. {@code buyer}
+     * is the cart's or order's buyer, or null.
      */
-    public void reserve(long eventId, List<Claim> claims, Collection<Long> ownPositions) {
+    public void reserve(long eventId, String buyer, List<Claim> claims, Collection<Long> ownPositions) {
         Reservation reservation = prepare(eventId, claims, ownPositions);
         Jdbc.RoundTrip reads = jdbc.roundTrip();
         reservation.readBeforeLocks(reads);
         reads.send();
-        reservation.reserveThen(null);
+        reservation.reserveThen(buyer, null);
+    }
+
+    /**
+     * For a flow that learns what it takes only by reading under the lock (best available seats, contract section
+     * 8): locks the event exclusively with {@code read}, lets {@code choose} turn its rows into claims (or throw a
+     * refusal), checks them as {@link #reserve} does without locking again, and sends {@code write}, whose rows it
+     * returns. Nothing else can consume the event's inventory until the commit.
+     */
+    public <R, T> List<T> reserveChosen(long eventId, String buyer, Jdbc.Query<R> read,
+            Function<List<R>, List<Claim>> choose, Function<List<Claim>, Jdbc.Query<T>> write) {
+        Jdbc.RoundTrip withLock = jdbc.roundTrip();
+        Jdbc.Rows<R> rows = withLock.add(read);
+        checkpoints.beforeLocks(eventId);
+        locks.lockEventThen(eventId, withLock);
+        List<Claim> claims = countingRefusals(() -> choose.apply(rows.all()));
+        Reservation reservation = new Reservation(eventId, claims, List.of(),
+                EventOwnedEntity.byIds(Seat.class, eventId, ids(claims, Claim::seatId)),
+                EventOwnedEntity.byIds(Voucher.class, eventId, ids(claims, Claim::voucherId)), true);
+        Jdbc.RoundTrip reads = jdbc.roundTrip();
+        reservation.readBeforeLocks(reads);
+        reads.send();
+        return reservation.reserveThen(buyer, write.apply(claims));
     }
 
     /**
@@ -100,7 +136,7 @@ public class Reservations {
     /** {@link #prepare} for a flow that has read the claims' seats and vouchers already, by id. */
     public Reservation prepare(long eventId, List<Claim> claims, Collection<Long> ownPositions,
             Map<Long, Seat> seats, Map<Long, Voucher> vouchers) {
-        return new Reservation(eventId, claims, ownPositions, seats, vouchers);
+        return new Reservation(eventId, claims, ownPositions, seats, vouchers, false);
     }
 
     /** Claims whose items and quotas are being read, before the locks. */
@@ -111,11 +147,14 @@ public class Reservations {
         private final Collection<Long> ownPositions;
         private final Map<Long, Seat> seats;
         private final Map<Long, Voucher> vouchers;
+        /** Whether the caller holds the event's exclusive lock already ({@link #reserveChosen}). */
+        private final boolean eventLocked;
         private Jdbc.Rows<ItemForSale> items;
         private Jdbc.Rows<Membership> memberships;
 
         private Reservation(long eventId, List<Claim> claims, Collection<Long> ownPositions, Map<Long, Seat> seats,
-                Map<Long, Voucher> vouchers) {
+                Map<Long, Voucher> vouchers, boolean eventLocked) {
+            this.eventLocked = eventLocked;
             this.eventId = eventId;
             this.claims = claims;
             this.ownPositions = ownPositions;
@@ -133,12 +172,12 @@ public class Reservations {
         }
 
         /**
-         * Locks what the claims consume and sends with the locks, in one round trip, what the checks read and then
-         * {@code write} (when not null), whose rows it returns. The checks run when the rows are back; if one fails,
+         * Locks what the claims of {@code buyer} (or null) consume and sends with the locks, in one round trip, what
+         * the checks read and then {@code write} (when not null), whose rows it returns. The checks run when the rows are back; if one fails,
          * it throws and the transaction rolls back, {@code write} with it. So the lock holder waits for the service
          * only before its commit. {@code write} runs after the checks' reads, which therefore do not see it.
          */
-        public <T> List<T> reserveThen(Jdbc.Query<T> write) {
+        public <T> List<T> reserveThen(String buyer, Jdbc.Query<T> write) {
             if (claims.isEmpty()) {
                 return write == null ? List.of() : write.list();
             }
@@ -148,7 +187,11 @@ public class Reservations {
                 List<Membership> membershipsBefore = memberships.all();
                 ReservationChecks.checkRules(claims, itemsById, seats, vouchers, membershipsBefore, deadlines.now());
 
+                boolean limited = ReservationChecks.checkBuyerKnown(claims, itemsById, buyer);
                 Set<LockTarget> locked = ReservationChecks.objectsToLock(claims, vouchers, membershipsBefore);
+                if (limited) {
+                    locked.add(LockTarget.buyer(eventId, buyer));
+                }
                 Set<Long> seatIds = ids(claims, Claim::seatId);
                 Map<Long, Long> voucherUses = claims.stream().map(Claim::voucherId).filter(Objects::nonNull)
                         .collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
@@ -160,11 +203,24 @@ public class Reservations {
                 Jdbc.Rows<long[]> usesLeft = voucherUses.isEmpty()
                         ? null
                         : afterLocks.add(voucherUsesLeft(voucherUses.keySet(), ownPositions));
+                Jdbc.Rows<long[]> held = limited
+                        ? afterLocks.add(buyerHoldings(eventId, buyer, ownPositions))
+                        : null;
                 Jdbc.Rows<T> written = write == null ? null : afterLocks.add(write);
-                checkpoints.beforeLocks(eventId);
-                locks.lockObjectsThen(eventId, locked, afterLocks);
+                if (eventLocked) {
+                    afterLocks.send();
+                } else {
+                    checkpoints.beforeLocks(eventId);
+                    locks.lockObjectsThen(eventId, locked, afterLocks);
+                }
 
-                requireLocked(ReservationChecks.objectsToLock(claims, vouchers, quotas.all()), locked);
+                Set<LockTarget> neededNow = ReservationChecks.objectsToLock(claims, vouchers, quotas.all());
+                if (limited) {
+                    neededNow.add(LockTarget.buyer(eventId, buyer));
+                }
+                if (!eventLocked) {
+                    requireLocked(neededNow, locked);
+                }
                 ReservationChecks.checkQuotas(claims, itemsById, vouchers, quotas.all());
                 if (takenSeats != null) {
                     takenSeats.first().ifPresent(taken -> {
@@ -173,6 +229,9 @@ public class Reservations {
                 }
                 if (usesLeft != null) {
                     ReservationChecks.checkVouchers(voucherUses, vouchers, usesLeft.all());
+                }
+                if (held != null) {
+                    ReservationChecks.checkBuyerLimits(claims, itemsById, held.all());
                 }
                 checkpoints.afterChecks(eventId);
                 return written == null ? List.of() : written.all();
@@ -210,6 +269,12 @@ public class Reservations {
 
     Jdbc.Query<long[]> voucherUsesLeft(Set<Long> voucherIds, Collection<Long> ownPositions) {
         return jdbc.statement(VOUCHER_USES_LEFT).set("vouchers", voucherIds.toArray(Long[]::new))
+                .set("own", ownPositions.toArray(Long[]::new))
+                .reading(row -> new long[]{row.getLong(1), row.getLong(2)});
+    }
+
+    Jdbc.Query<long[]> buyerHoldings(long eventId, String buyer, Collection<Long> ownPositions) {
+        return jdbc.statement(BUYER_HOLDINGS).set("event", eventId).set("buyer", buyer)
                 .set("own", ownPositions.toArray(Long[]::new))
                 .reading(row -> new long[]{row.getLong(1), row.getLong(2)});
     }

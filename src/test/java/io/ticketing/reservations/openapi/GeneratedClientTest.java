@@ -24,6 +24,7 @@ import io.ticketing.reservations.client.model.Catalog;
 import io.ticketing.reservations.client.model.Checkout;
 import io.ticketing.reservations.client.model.ItemChanges;
 import io.ticketing.reservations.client.model.ItemView;
+import io.ticketing.reservations.client.model.NewCart;
 import io.ticketing.reservations.client.model.NewEvent;
 import io.ticketing.reservations.client.model.NewItem;
 import io.ticketing.reservations.client.model.NewPosition;
@@ -81,13 +82,14 @@ class GeneratedClientTest {
                 + item.getAvailableNumber()).containsExactly("Standing 45.00 100", "Balcony 89.00 2");
 
         CartsApi carts = new CartsApi(storefront);
-        CartView cart = carts.createCart(event, key());
+        CartView cart = carts.createCart(event, key(), new NewCart().buyer("ada"));
+        assertThat(cart.getBuyer()).isEqualTo("ada");
         cart = carts.addPositions(cart.getId(), event, new NewPositions().positions(List.of(
                 new NewPosition().itemId(standing.getId()).quantity(2).voucherCode("FRIENDS"),
                 new NewPosition().itemId(balcony.getId()).seatGuid("b-1"))), key());
         assertThat(cart.getPositions()).hasSize(3);
         assertThat(cart.getTotal()).isEqualTo("179.00");
-        String other = carts.createCart(event, null).getId();
+        String other = carts.createCart(event, null, null).getId();
         assertThatThrownBy(() -> carts.addPositions(other, event, new NewPositions().positions(
                 List.of(new NewPosition().itemId(balcony.getId()).seatGuid("b-1"))), null))
                 .isInstanceOfSatisfying(ApiException.class, refused -> {

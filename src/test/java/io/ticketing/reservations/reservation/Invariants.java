@@ -10,7 +10,7 @@ import io.restassured.path.json.JsonPath;
 import io.ticketing.reservations.support.Sql;
 
 /**
- * The promises of contract sections 1 and 2, checked in SQL written independently of the service's own
+ * The promises of contract sections 1, 2 and 8, checked in SQL written independently of the service's own
  * counting code, over everything one event holds right now.
  */
 public final class Invariants {
@@ -43,6 +43,21 @@ public final class Invariants {
             WHERE e.slug = ?1 AND v.max_usages < v.redeemed
               + (SELECT count(*) FROM cart_positions c WHERE c.voucher_id = v.id AND c.expires >= now())""";
 
+    private static final String BUYERS_PAST_THEIR_LIMITS = """
+            WITH held AS (
+              SELECT k.buyer, c.item_id FROM cart_positions c JOIN carts k ON k.id = c.cart_id
+                JOIN events e ON e.id = k.event_id
+                WHERE e.slug = ?1 AND k.buyer IS NOT NULL AND c.expires >= now()
+              UNION ALL
+              SELECT o.buyer, p.item_id FROM order_positions p JOIN orders o ON o.id = p.order_id
+                JOIN events e ON e.id = o.event_id
+                WHERE e.slug = ?1 AND o.buyer IS NOT NULL AND o.status IN ('paid', 'pending'))
+            SELECT h.buyer || ' of item ' || h.item_id FROM held h JOIN items i ON i.id = h.item_id
+              GROUP BY h.buyer, h.item_id, i.max_per_buyer HAVING count(*) > i.max_per_buyer
+            UNION ALL
+            SELECT h.buyer || ' in the event' FROM held h JOIN events e ON e.slug = ?1
+              GROUP BY h.buyer, e.max_per_buyer HAVING count(*) > e.max_per_buyer""";
+
     private Invariants() {
     }
 
@@ -64,12 +79,16 @@ public final class Invariants {
         assertCountersAgree(sql, event);
     }
 
-    /** The promises the event breaks right now: quotas sold past their size, seats held twice, vouchers overused. */
+    /**
+     * The promises the event breaks right now: quotas sold past their size, seats held twice, vouchers overused,
+     * buyers past their limits.
+     */
     static List<String> oversold(Sql sql, String event) {
         List<String> broken = new ArrayList<>();
         sql.rows(QUOTAS_PAST_THEIR_SIZE, event).forEach(quota -> broken.add("quota " + quota + " sold past its size"));
         sql.rows(SEATS_HELD_TWICE, event).forEach(seat -> broken.add("seat " + seat + " held twice"));
         sql.rows(VOUCHERS_OVERUSED, event).forEach(code -> broken.add("voucher " + code + " used too often"));
+        sql.rows(BUYERS_PAST_THEIR_LIMITS, event).forEach(buyer -> broken.add("buyer " + buyer + " past the limit"));
         return broken;
     }
 

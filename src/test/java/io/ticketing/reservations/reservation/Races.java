@@ -2,12 +2,15 @@ package io.ticketing.reservations.reservation;
 
 import static io.ticketing.reservations.support.Api.addToCart;
 import static io.ticketing.reservations.support.Api.admin;
+import static io.ticketing.reservations.support.Api.bestAvailable;
 import static io.ticketing.reservations.support.Api.cartWith;
 import static io.ticketing.reservations.support.Api.checkout;
+import static io.ticketing.reservations.support.Api.newCartOf;
 import static io.ticketing.reservations.support.Api.newCarts;
 import static io.ticketing.reservations.support.Api.newEvent;
 import static io.ticketing.reservations.support.Api.newItem;
 import static io.ticketing.reservations.support.Api.newQuota;
+import static io.ticketing.reservations.support.Api.newSeatRows;
 import static io.ticketing.reservations.support.Api.newSeatedItem;
 import static io.ticketing.reservations.support.Api.newSeats;
 import static io.ticketing.reservations.support.Api.newVoucher;
@@ -19,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
+import java.util.stream.IntStream;
 
 import jakarta.inject.Inject;
 
@@ -237,6 +241,42 @@ abstract class Races {
                 }
             });
         }
+    }
+
+    @Test
+    void oneBuyersTenCartsRacingForALimitOfThreeGetExactlyThree() {
+        String event = newEvent("race-buyer");
+        long item = newItem(event, "Ticket", "10");
+        newQuota(event, 100, List.of(item));
+        admin().header("If-Match", "\"0\"").body(Map.of("max_per_buyer", 3))
+                .patch(EVENT + "/items/{item}", event, item).then().statusCode(200);
+        List<String> carts = IntStream.range(0, 10).mapToObj(i -> newCartOf(event, "fan-1")).toList();
+        List<Outcome> outcomes = race(event, 10, i -> {
+            var added = addToCart(event, carts.get(i), Map.of("item_id", item));
+            return added.statusCode() == 201 && i % 2 == 0 ? checkout(event, carts.get(i)) : added;
+        });
+        expect(event, outcomes, () -> {
+            assertThat(count(outcomes, 201)).isEqualTo(3);
+            assertThat(count(outcomes, "buyer_limit")).isEqualTo(7);
+        });
+    }
+
+    @Test
+    void fiftyBuyersAskingForTheSameBestFourSeatsGetWholeBlocksOrARefusal() {
+        String event = newEvent("race-best");
+        long item = newSeatedItem(event, "Seat", "50");
+        newQuota(event, 100, List.of(item));
+        newSeatRows(event, item, "Stalls", List.of("A", "B", "C"), 10);
+        List<String> carts = newCarts(event, 50);
+        List<Outcome> outcomes = race(event, 50, i -> bestAvailable(event, carts.get(i), item, 4));
+        expect(event, outcomes, () -> {
+            assertThat(count(outcomes, 201)).isEqualTo(7);
+            assertThat(count(outcomes, "seat_unavailable")).isEqualTo(43);
+            assertThat(sql.number("""
+                    SELECT count(*) FROM (SELECT p.cart_id FROM cart_positions p WHERE p.cart_id = ANY(?1)
+                      GROUP BY p.cart_id HAVING count(*) <> 4) partial""",
+                    (Object) carts.toArray(String[]::new))).as("carts holding a partial block").isZero();
+        });
     }
 
     /** Runs the racers, held as {@link RacePauses} says; fails if the race was not decided by them. */

@@ -62,12 +62,36 @@ public final class Api {
         admin().body(Map.of("seats", seats)).post("/api/v1/events/{event}/seats", event).then().statusCode(201);
     }
 
+    /** Creates rows of numbered seats in {@code section}, guid {@code section-row-number}, sold as {@code item}. */
+    public static void newSeatRows(String event, long item, String section, List<String> rows, int perRow) {
+        List<Map<String, Object>> seats = new ArrayList<>();
+        for (String row : rows) {
+            for (int number = 1; number <= perRow; number++) {
+                seats.add(Map.of("guid", section + "-" + row + "-" + number, "name", row + number, "item_id", item,
+                        "section", section, "row", row, "number", number));
+            }
+        }
+        admin().body(Map.of("seats", seats)).post("/api/v1/events/{event}/seats", event).then().statusCode(201);
+    }
+
+    /** Holds {@code quantity} best available seats of {@code item} in a cart. */
+    public static Response bestAvailable(String event, String cart, long item, int quantity) {
+        return storefront().body(Map.of("item_id", item, "quantity", quantity))
+                .post("/api/v1/events/{event}/carts/{cart}/best_available", event, cart);
+    }
+
     public static void newVoucher(String event, Map<String, Object> voucher) {
         admin().body(voucher).post("/api/v1/events/{event}/vouchers", event).then().statusCode(201);
     }
 
     public static String newCart(String event) {
         return storefront().post("/api/v1/events/{event}/carts", event).then().statusCode(201).extract().path("id");
+    }
+
+    /** An empty cart of {@code buyer}, whose per-buyer limits it counts against. */
+    public static String newCartOf(String event, String buyer) {
+        return storefront().body(Map.of("buyer", buyer)).post("/api/v1/events/{event}/carts", event).then()
+                .statusCode(201).extract().path("id");
     }
 
     /** {@code count} empty carts, one for each buyer of a race. */
