@@ -30,6 +30,13 @@ import io.vertx.ext.web.RoutingContext;
 public class BearerTokens implements HttpAuthenticationMechanism {
 
     private static final String BEARER = "Bearer ";
+    /**
+     * The availability stream (contract section 8) also takes its token as {@code ?access_token=} (RFC 6750 section
+     * 2.3), since a browser's EventSource cannot send headers. Only there: elsewhere a token in a URL would end up in
+     * proxies' logs for nothing. The request log writes the path without the query.
+     */
+    private static final String STREAM_PATH = "/availability/stream";
+    private static final String QUERY_TOKEN = "access_token";
 
     /** Digests of the configured tokens, with the roles each grants. */
     private final List<Map.Entry<byte[], Set<String>>> tokens = new ArrayList<>();
@@ -44,6 +51,10 @@ public class BearerTokens implements HttpAuthenticationMechanism {
     @Override
     public Uni<SecurityIdentity> authenticate(RoutingContext context, IdentityProviderManager identityProviders) {
         String authorization = context.request().getHeader(HttpHeaders.AUTHORIZATION);
+        if (authorization == null && context.normalizedPath().endsWith(STREAM_PATH)) {
+            String queryToken = context.request().getParam(QUERY_TOKEN);
+            authorization = queryToken == null ? null : BEARER + queryToken;
+        }
         if (authorization == null) {
             return Uni.createFrom().optional(Optional.empty());
         }

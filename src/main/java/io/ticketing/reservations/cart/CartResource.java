@@ -5,8 +5,10 @@ import java.net.URI;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -28,6 +30,7 @@ import io.ticketing.reservations.idempotency.Idempotent;
 import io.ticketing.reservations.locking.TakesLocks;
 import io.ticketing.reservations.openapi.ApiDocs;
 import io.ticketing.reservations.problem.Problem;
+import io.ticketing.reservations.waitingroom.WaitingRoom;
 
 @Tag(name = "Carts")
 @Path("/api/v1/events/{event}/carts")
@@ -38,18 +41,29 @@ public class CartResource {
 
     private final EventService events;
     private final CartService carts;
+    private final WaitingRoom waitingRoom;
 
-    CartResource(EventService events, CartService carts) {
+    CartResource(EventService events, CartService carts, WaitingRoom waitingRoom) {
         this.events = events;
         this.carts = carts;
+        this.waitingRoom = waitingRoom;
+    }
+
+    /** The event, once the request shows an admission while its waiting room is on (contract section 8). */
+    private Event admitted(String slug, String admission) {
+        Event event = events.get(slug);
+        waitingRoom.requireAdmission(event, admission);
+        return event;
     }
 
     @Operation(operationId = "createCart", summary = "Open an empty cart")
     @APIResponseSchema(value = CartView.class, responseCode = "201", responseDescription = "The cart; its id is its credential")
     @POST
+    @Consumes({MediaType.APPLICATION_JSON, MediaType.WILDCARD})
     public Response create(@PathParam("event") String slug,
-            @RequestBody(required = false, description = "Optional: the buyer per-buyer limits count by") @Valid CartRequests.NewCart body) {
-        CartRows.Contents cart = carts.create(events.get(slug), body == null ? null : body.buyer());
+            @HeaderParam(WaitingRoom.HEADER) String admission,
+            @RequestBody(required = false, description = "Optional: the buyer per-buyer limits count by; no body, an empty one or null opens a cart without one") @Valid CartRequests.NewCart body) {
+        CartRows.Contents cart = carts.create(admitted(slug, admission), body == null ? null : body.buyer());
         return Response.created(URI.create("/api/v1/events/" + slug + "/carts/" + cart.cart().id()))
                 .entity(carts.view(cart))
                 .build();
@@ -58,8 +72,9 @@ public class CartResource {
     @Operation(operationId = "getCart", summary = "Read a cart")
     @GET
     @Path("/{cart}")
-    public CartView get(@PathParam("event") String slug, @PathParam("cart") String cartId) {
-        return carts.view(carts.get(events.get(slug), cartId));
+    public CartView get(@PathParam("event") String slug,
+            @HeaderParam(WaitingRoom.HEADER) String admission, @PathParam("cart") String cartId) {
+        return carts.view(carts.get(admitted(slug, admission), cartId));
     }
 
     @Operation(operationId = "deleteCart", summary = "Delete a cart, freeing all it holds")
@@ -67,8 +82,9 @@ public class CartResource {
     @DELETE
     @Produces({MediaType.APPLICATION_JSON, Problem.MEDIA_TYPE})
     @Path("/{cart}")
-    public Response delete(@PathParam("event") String slug, @PathParam("cart") String cartId) {
-        carts.delete(events.get(slug), cartId);
+    public Response delete(@PathParam("event") String slug,
+            @HeaderParam(WaitingRoom.HEADER) String admission, @PathParam("cart") String cartId) {
+        carts.delete(admitted(slug, admission), cartId);
         return Response.noContent().build();
     }
 
@@ -79,9 +95,10 @@ public class CartResource {
     @APIResponse(responseCode = "413", description = "More tickets in one request than allowed.", extensions = @Extension(name = ApiDocs.CODES, value = "too_many_positions payload_too_large"))
     @POST
     @Path("/{cart}/positions")
-    public Response add(@PathParam("event") String slug, @PathParam("cart") String cartId,
+    public Response add(@PathParam("event") String slug,
+            @HeaderParam(WaitingRoom.HEADER) String admission, @PathParam("cart") String cartId,
             @Valid @NotNull CartRequests.NewPositions request) {
-        Event event = events.get(slug);
+        Event event = admitted(slug, admission);
         return Response.status(Response.Status.CREATED)
                 .entity(carts.view(carts.add(event, cartId, request.positions()))).build();
     }
@@ -92,9 +109,10 @@ public class CartResource {
     @APIResponse(responseCode = "409", description = ApiDocs.SOLD_OUT_DESCRIPTION, extensions = @Extension(name = ApiDocs.CODES, value = ApiDocs.SOLD_OUT))
     @POST
     @Path("/{cart}/best_available")
-    public Response addBestAvailable(@PathParam("event") String slug, @PathParam("cart") String cartId,
+    public Response addBestAvailable(@PathParam("event") String slug,
+            @HeaderParam(WaitingRoom.HEADER) String admission, @PathParam("cart") String cartId,
             @Valid @NotNull CartRequests.BestAvailable request) {
-        Event event = events.get(slug);
+        Event event = admitted(slug, admission);
         return Response.status(Response.Status.CREATED)
                 .entity(carts.view(carts.addBestAvailable(event, cartId, request))).build();
     }
@@ -104,9 +122,10 @@ public class CartResource {
     @DELETE
     @Produces({MediaType.APPLICATION_JSON, Problem.MEDIA_TYPE})
     @Path("/{cart}/positions/{position}")
-    public Response removePosition(@PathParam("event") String slug, @PathParam("cart") String cartId,
+    public Response removePosition(@PathParam("event") String slug,
+            @HeaderParam(WaitingRoom.HEADER) String admission, @PathParam("cart") String cartId,
             @PathParam("position") long positionId) {
-        carts.removePosition(events.get(slug), cartId, positionId);
+        carts.removePosition(admitted(slug, admission), cartId, positionId);
         return Response.noContent().build();
     }
 
@@ -117,7 +136,8 @@ public class CartResource {
     @TakesLocks
     @POST
     @Path("/{cart}/extend")
-    public Response extend(@PathParam("event") String slug, @PathParam("cart") String cartId) {
-        return Response.ok(carts.view(carts.extend(events.get(slug), cartId))).build();
+    public Response extend(@PathParam("event") String slug,
+            @HeaderParam(WaitingRoom.HEADER) String admission, @PathParam("cart") String cartId) {
+        return Response.ok(carts.view(carts.extend(admitted(slug, admission), cartId))).build();
     }
 }

@@ -38,6 +38,18 @@ public class Event extends PanacheEntityBase {
     @Column(name = "max_per_buyer")
     public Integer maxPerBuyer;
 
+    /** While on, the event's cart endpoints need an admission token from its waiting room (contract section 8). */
+    @Column(name = "waiting_room_enabled")
+    public boolean waitingRoomEnabled;
+
+    /** How many queued buyers the waiting room admits a minute; set whenever the room is on. */
+    @Column(name = "admission_per_minute")
+    public Integer admissionPerMinute;
+
+    /** When the waiting room starts admitting; tickets taken before it are admitted in random order. */
+    @Column(name = "opens_at")
+    public Instant opensAt;
+
     @Version
     public long version;
 

@@ -1,7 +1,9 @@
 package io.ticketing.reservations.event;
 
+import java.time.Instant;
 import java.util.Optional;
 
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
@@ -19,6 +21,7 @@ public final class EventRequests {
     /** Ten years: anything longer is a typo, not a business rule. */
     static final long MAX_SECONDS = 315_360_000;
     static final long MAX_PER_BUYER = 10_000_000;
+    static final long MAX_ADMISSIONS = 1_000_000;
 
     private EventRequests() {
     }
@@ -38,6 +41,17 @@ public final class EventRequests {
             @Pattern(regexp = CURRENCY, message = "must be an ISO 4217 code") String currency,
             @Positive @Max(MAX_SECONDS) Integer cartTtlSeconds,
             @Positive @Max(MAX_SECONDS) Integer paymentTermSeconds,
-            @Schema(nullable = true, description = "null: no limit; absent: unchanged") Optional<@Positive @Max(MAX_PER_BUYER) Integer> maxPerBuyer) {
+            @Schema(nullable = true, description = "null: no limit; absent: unchanged") Optional<@Positive @Max(MAX_PER_BUYER) Integer> maxPerBuyer,
+            @Valid WaitingRoomSettings waitingRoom) {
+    }
+
+    /**
+     * The whole waiting room, replaced at once. On, it admits {@code admission_per_minute} queued buyers a minute
+     * from {@code opens_at} (now if null), and the event's cart endpoints need an admission token.
+     */
+    public record WaitingRoomSettings(
+            @NotNull Boolean enabled,
+            @Schema(example = "600", nullable = true, description = "required when enabled") @Positive @Max(MAX_ADMISSIONS) Integer admissionPerMinute,
+            @Schema(nullable = true, implementation = String.class, format = "date-time", example = "2026-12-01T10:00:00Z", description = "null: admit from now") Instant opensAt) {
     }
 }

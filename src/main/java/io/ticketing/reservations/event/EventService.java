@@ -122,6 +122,15 @@ public class EventService {
         if (changes.maxPerBuyer() != null) {
             event.maxPerBuyer = changes.maxPerBuyer().orElse(null);
         }
+        if (changes.waitingRoom() != null) {
+            EventRequests.WaitingRoomSettings room = changes.waitingRoom();
+            if (room.enabled() && room.admissionPerMinute() == null) {
+                throw new ValidationException("waiting_room.admission_per_minute", "is required to enable the room");
+            }
+            event.waitingRoomEnabled = room.enabled();
+            event.admissionPerMinute = room.admissionPerMinute();
+            event.opensAt = room.opensAt();
+        }
         // Flushing here turns a concurrent update into a version conflict now rather than at commit.
         event.flush();
         return event;

@@ -1,13 +1,20 @@
 package io.ticketing.reservations.event;
 
+import java.time.Instant;
+
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** An event as the API shows it. */
 public record EventView(long id, String slug, String name, String currency, int cartTtlSeconds,
-        int paymentTermSeconds, @Schema(nullable = true) Integer maxPerBuyer, long version) {
+        int paymentTermSeconds, @Schema(nullable = true) Integer maxPerBuyer, WaitingRoom waitingRoom, long version) {
+
+    public record WaitingRoom(boolean enabled, @Schema(nullable = true) Integer admissionPerMinute,
+            @Schema(nullable = true, implementation = String.class, format = "date-time", example = "2026-12-01T10:00:00Z") Instant opensAt) {
+    }
 
     static EventView of(Event event) {
         return new EventView(event.id, event.slug, event.name, event.currency, event.cartTtlSeconds,
-                event.paymentTermSeconds, event.maxPerBuyer, event.version);
+                event.paymentTermSeconds, event.maxPerBuyer,
+                new WaitingRoom(event.waitingRoomEnabled, event.admissionPerMinute, event.opensAt), event.version);
     }
 }

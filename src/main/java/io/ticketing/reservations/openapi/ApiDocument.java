@@ -40,6 +40,8 @@ public class ApiDocument implements OASFilter {
 
     /** The extension by which a resource lists the problem codes of a response; replaced by the schema here. */
     public static final String CODES = "x-problem-codes";
+    /** The waiting room's header (contract section 8): an operation that takes it refuses without it. */
+    private static final String ADMISSION_TOKEN = "Admission-Token";
 
     private static final String API = "/api/v1/";
     private static final String BEARER = "bearer";
@@ -120,6 +122,14 @@ public class ApiDocument implements OASFilter {
         add(codes, "400", "validation_failed");
         add(codes, "401", "unauthorized");
         add(codes, "403", "forbidden");
+        if (operation.getParameters() != null) {
+            operation.getParameters().stream().filter(parameter -> ADMISSION_TOKEN.equals(parameter.getName()))
+                    .forEach(parameter -> {
+                        parameter.setDescription("While the event's waiting room is on: the admission token of an"
+                                + " admitted queue ticket of this event; without one, 403 admission_required.");
+                        add(codes, "403", "admission_required");
+                    });
+        }
         if (path.contains("{")) {
             add(codes, "404", "not_found");
         }

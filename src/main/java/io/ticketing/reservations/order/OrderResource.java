@@ -6,6 +6,7 @@ import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -30,6 +31,7 @@ import io.ticketing.reservations.http.QueryParams;
 import io.ticketing.reservations.idempotency.Idempotent;
 import io.ticketing.reservations.locking.TakesLocks;
 import io.ticketing.reservations.openapi.ApiDocs;
+import io.ticketing.reservations.waitingroom.WaitingRoom;
 
 @Tag(name = "Orders")
 @Path("/api/v1/events/{event}/orders")
@@ -41,8 +43,10 @@ public class OrderResource {
     private final EventService events;
     private final OrderService orders;
     private final OrderSearch search;
+    private final WaitingRoom waitingRoom;
 
-    OrderResource(EventService events, OrderService orders, OrderSearch search) {
+    OrderResource(EventService events, OrderService orders, OrderSearch search, WaitingRoom waitingRoom) {
+        this.waitingRoom = waitingRoom;
         this.events = events;
         this.orders = orders;
         this.search = search;
@@ -55,8 +59,10 @@ public class OrderResource {
     @TakesLocks
     @POST
     @RolesAllowed(Roles.STOREFRONT)
-    public Response checkout(@PathParam("event") String slug, @Valid @NotNull Checkout request) {
+    public Response checkout(@PathParam("event") String slug,
+            @HeaderParam(WaitingRoom.HEADER) String admission, @Valid @NotNull Checkout request) {
         Event event = events.get(slug);
+        waitingRoom.requireAdmission(event, admission);
         OrderRows.Contents placed = orders.checkout(event, request);
         return Response.created(URI.create("/api/v1/events/" + slug + "/orders/" + placed.order().code()))
                 .entity(orders.view(event, placed)).build();

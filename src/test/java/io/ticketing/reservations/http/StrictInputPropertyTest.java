@@ -1,6 +1,7 @@
 package io.ticketing.reservations.http;
 
 import static io.ticketing.reservations.support.Api.ADMIN;
+import static io.ticketing.reservations.support.Api.admin;
 import static io.ticketing.reservations.support.Api.cartWith;
 import static io.ticketing.reservations.support.Api.checkout;
 import static io.ticketing.reservations.support.Api.newEvent;
@@ -9,6 +10,7 @@ import static io.ticketing.reservations.support.Api.newQuota;
 import static io.ticketing.reservations.support.Api.newSeatedItem;
 import static io.ticketing.reservations.support.Api.newSeats;
 import static io.ticketing.reservations.support.Api.newVoucher;
+import static io.ticketing.reservations.support.Api.storefront;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -74,7 +76,9 @@ class StrictInputPropertyTest {
                 String method = operation.getKey().toUpperCase();
                 JsonNode body = requestSchema(document, operation.getValue());
                 if (body != null) {
-                    for (String malformed : malformedBodies(body).sampleStream().limit(BODIES_PER_OPERATION).toList()) {
+                    boolean optional = !operation.getValue().path("requestBody").path("required").asBoolean(true);
+                    for (String malformed : malformedBodies(body, optional).sampleStream().limit(BODIES_PER_OPERATION)
+                            .toList()) {
                         expectRefusal(method, fill(path.getKey(), Map.of()), malformed);
                     }
                 }
@@ -125,8 +129,11 @@ class StrictInputPropertyTest {
         };
     }
 
-    /** A body with one field of the wrong type, or one that is not a single JSON document. */
-    private static Arbitrary<String> malformedBodies(JsonNode schema) {
+    /**
+     * A body with one field of the wrong type, or one that is not a single JSON document. Where the body is optional,
+     * an empty one and a JSON {@code null} mean none, so they are not malformed.
+     */
+    private static Arbitrary<String> malformedBodies(JsonNode schema, boolean optional) {
         List<Map.Entry<String, JsonNode>> properties = new ArrayList<>();
         schema.path("properties").properties().forEach(properties::add);
         Arbitrary<String> wrongField = Arbitraries.of(properties).flatMap(property -> wrongValueFor(property.getValue())
@@ -135,9 +142,13 @@ class StrictInputPropertyTest {
                     body.set(property.getKey(), JSON.valueToTree(value));
                     return body.toString();
                 }));
-        Arbitrary<String> notOneDocument = Arbitraries.of("{} trailing", "{}{}", "{", "[1,2]", "\"text\"", "null", "",
+        List<String> notOne = new ArrayList<>(List.of("{} trailing", "{}{}", "{", "[1,2]", "\"text\"",
                 "{\"unknown_field\":1}", "{\"a\":1,\"a\":2}", "{'single':'quotes'}",
-                "[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]");
+                "[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]"));
+        if (!optional) {
+            notOne.addAll(List.of("null", ""));
+        }
+        Arbitrary<String> notOneDocument = Arbitraries.of(notOne);
         return Arbitraries.frequencyOf(Tuple.of(4, wrongField), Tuple.of(1, notOneDocument));
     }
 
@@ -196,5 +207,10 @@ class StrictInputPropertyTest {
         valid.put("cart", cart);
         valid.put("position", Long.toString(position));
         valid.put("code", order);
+        String room = newEvent("property-room");
+        admin().header("If-Match", "\"0\"").body(Map.of("waiting_room", Map.of("enabled", true,
+                "admission_per_minute", 1))).patch("/api/v1/events/{event}", room).then().statusCode(200);
+        valid.put("ticket", storefront().post("/api/v1/events/{event}/queue", room).then().statusCode(201)
+                .extract().path("ticket"));
     }
 }

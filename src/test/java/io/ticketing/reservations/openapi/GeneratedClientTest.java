@@ -82,25 +82,25 @@ class GeneratedClientTest {
                 + item.getAvailableNumber()).containsExactly("Standing 45.00 100", "Balcony 89.00 2");
 
         CartsApi carts = new CartsApi(storefront);
-        CartView cart = carts.createCart(event, key(), new NewCart().buyer("ada"));
+        CartView cart = carts.createCart(event, null, key(), new NewCart().buyer("ada"));
         assertThat(cart.getBuyer()).isEqualTo("ada");
         cart = carts.addPositions(cart.getId(), event, new NewPositions().positions(List.of(
                 new NewPosition().itemId(standing.getId()).quantity(2).voucherCode("FRIENDS"),
-                new NewPosition().itemId(balcony.getId()).seatGuid("b-1"))), key());
+                new NewPosition().itemId(balcony.getId()).seatGuid("b-1"))), null, key());
         assertThat(cart.getPositions()).hasSize(3);
         assertThat(cart.getTotal()).isEqualTo("179.00");
-        String other = carts.createCart(event, null, null).getId();
+        String other = carts.createCart(event, null, null, null).getId();
         assertThatThrownBy(() -> carts.addPositions(other, event, new NewPositions().positions(
-                List.of(new NewPosition().itemId(balcony.getId()).seatGuid("b-1"))), null))
+                List.of(new NewPosition().itemId(balcony.getId()).seatGuid("b-1"))), null, null))
                 .isInstanceOfSatisfying(ApiException.class, refused -> {
                     assertThat(refused.getCode()).isEqualTo(409);
                     assertThat(refused.getResponseBody()).contains("\"code\":\"seat_unavailable\"");
                 });
-        cart = carts.extendCart(cart.getId(), event, key());
-        carts.removePosition(cart.getId(), event, cart.getPositions().get(0).getId());
+        cart = carts.extendCart(cart.getId(), event, null, key());
+        carts.removePosition(cart.getId(), event, cart.getPositions().get(0).getId(), null);
 
         OrderView order = new OrdersApi(storefront).checkout(event,
-                new Checkout().cartId(cart.getId()).email("ada@example.com"), key());
+                new Checkout().cartId(cart.getId()).email("ada@example.com"), null, key());
         assertThat(order.getStatus()).isEqualTo("pending");
         assertThat(order.getTotal()).isEqualTo("134.00");
         assertThat(new OrdersApi(storefront).getOrder(order.getCode(), event).getPositions()).hasSize(2);

@@ -1,0 +1,46 @@
+package io.ticketing.reservations.availability;
+
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestStreamElementType;
+
+import io.smallrye.common.annotation.Blocking;
+import io.smallrye.mutiny.Multi;
+import io.ticketing.reservations.auth.Roles;
+import io.ticketing.reservations.event.EventService;
+import io.ticketing.reservations.inventory.InventoryViews.EventAvailability;
+
+@Tag(name = "Inventory")
+@Path("/api/v1/events/{event}/availability/stream")
+@RolesAllowed(Roles.STOREFRONT)
+public class AvailabilityStreamResource {
+
+    private final EventService events;
+    private final AvailabilityStreams streams;
+
+    AvailabilityStreamResource(EventService events, AvailabilityStreams streams) {
+        this.events = events;
+        this.streams = streams;
+    }
+
+    @Operation(operationId = "streamAvailability", summary = "What each active item has left, live", description = "Server-sent events: the body of `GET /availability` at once, then again within a second of any change, on any replica. A browser's EventSource cannot send headers: pass the storefront token as the `access_token` query parameter instead.")
+    @Parameter(name = "access_token", in = ParameterIn.QUERY, description = "The storefront token, for clients that cannot send an Authorization header (RFC 6750 section 2.3); never logged.", schema = @Schema(type = SchemaType.STRING))
+    @GET
+    @Blocking
+    @Produces(MediaType.SERVER_SENT_EVENTS)
+    @RestStreamElementType(MediaType.APPLICATION_JSON)
+    public Multi<EventAvailability> stream(@PathParam("event") String slug) {
+        return streams.subscribe(events.get(slug));
+    }
+}

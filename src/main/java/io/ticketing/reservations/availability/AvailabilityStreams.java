@@ -1,0 +1,90 @@
+package io.ticketing.reservations.availability;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.control.ActivateRequestContext;
+
+import org.jboss.logging.Logger;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.operators.multi.processors.BroadcastProcessor;
+import io.ticketing.reservations.event.Event;
+import io.ticketing.reservations.inventory.InventoryViews.EventAvailability;
+import io.ticketing.reservations.inventory.StorefrontAvailability;
+
+/**
+ * Live availability (contract section 8): one hub per event that has subscribers on this replica. Every
+ * {@code availability.stream-interval} the hub reads the event's availability from the database, as
+ * {@code GET /availability} does, and sends it to every subscriber when it changed. Reading the database, not this
+ * replica's own sales, is what lets every replica's streams see every replica's sales; one read per event and
+ * interval, whatever the number of subscribers, is what keeps idle subscribers cheap. A new subscriber gets the
+ * latest reading at once. No lock is taken.
+ */
+@ApplicationScoped
+public class AvailabilityStreams {
+
+    private static final Logger LOG = Logger.getLogger(AvailabilityStreams.class);
+
+    /** The readings of one event, the last of them replayed to each new subscriber. */
+    private static final class Hub {
+
+        private final Event event;
+        private final BroadcastProcessor<EventAvailability> readings = BroadcastProcessor.create();
+        private final Multi<EventAvailability> stream;
+        private final AtomicInteger subscribers = new AtomicInteger();
+        private volatile EventAvailability latest;
+
+        private Hub(Event event, EventAvailability first) {
+            this.event = event;
+            this.latest = first;
+            this.stream = Multi.createBy().replaying().upTo(1).ofSeedAndMulti(List.of(first), readings);
+        }
+    }
+
+    private final Map<Long, Hub> hubs = new ConcurrentHashMap<>();
+    private final StorefrontAvailability availability;
+
+    AvailabilityStreams(StorefrontAvailability availability, MeterRegistry meters) {
+        this.availability = availability;
+        Gauge.builder("availability.stream.subscribers", hubs,
+                all -> all.values().stream().mapToInt(hub -> hub.subscribers.get()).sum())
+                .description("Open availability streams on this replica").register(meters);
+    }
+
+    /** The event's availability now, then each change. Blocking: the first subscriber of an event reads it. */
+    public Multi<EventAvailability> subscribe(Event event) {
+        Hub hub = hubs.computeIfAbsent(event.id, id -> new Hub(event, availability.of(event)));
+        return hub.stream.onSubscription().invoke(() -> hub.subscribers.incrementAndGet())
+                .onTermination().invoke(() -> hub.subscribers.decrementAndGet());
+    }
+
+    @Scheduled(identity = "availability-streams", every = "${availability.stream-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @ActivateRequestContext
+    void readAll() {
+        hubs.values().removeIf(hub -> {
+            if (hub.subscribers.get() == 0) {
+                hub.readings.onComplete();
+                return true;
+            }
+            return false;
+        });
+        for (Hub hub : hubs.values()) {
+            try {
+                EventAvailability now = availability.of(hub.event);
+                if (!now.equals(hub.latest)) {
+                    hub.latest = now;
+                    hub.readings.onNext(now);
+                }
+            } catch (RuntimeException e) {
+                LOG.warnf(e, "reading the availability of event %d failed; the next round retries", hub.event.id);
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+package io.ticketing.reservations.availability;
+
+import static io.ticketing.reservations.support.Api.admin;
+import static io.ticketing.reservations.support.Api.cartWith;
+import static io.ticketing.reservations.support.Api.checkout;
+import static io.ticketing.reservations.support.Api.newEvent;
+import static io.ticketing.reservations.support.Api.newItem;
+import static io.ticketing.reservations.support.Api.newQuota;
+import static io.ticketing.reservations.support.Api.storefront;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.ticketing.reservations.http.RequestLog;
+import io.ticketing.reservations.support.Eventually;
+
+/** The availability stream (contract section 8), read as a browser's EventSource reads it. */
+@QuarkusTest
+class AvailabilityStreamTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String TOKEN = "test-storefront-token";
+
+    @TestHTTPResource("/")
+    URL base;
+
+    /** The {@code data} of each server-sent event, parsed, as it arrives. */
+    private BlockingQueue<JsonNode> subscribe(String event, String query) throws Exception {
+        HttpResponse<java.io.InputStream> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create(base + "api/v1/events/" + event + "/availability/stream" + query))
+                .header("Accept", "text/event-stream").build(), HttpResponse.BodyHandlers.ofInputStream());
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
+        BlockingQueue<JsonNode> events = new LinkedBlockingQueue<>();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader lines = new BufferedReader(
+                    new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = lines.readLine()) != null) {
+                    if (line.startsWith("data:")) {
+                        events.add(JSON.readTree(line.substring(5).trim()));
+                    }
+                }
+            } catch (Exception closed) {
+                // The test is over.
+            }
+        });
+        reader.setDaemon(true);
+        reader.start();
+        return events;
+    }
+
+    private static JsonNode next(BlockingQueue<JsonNode> events, Duration within) throws InterruptedException {
+        JsonNode event = events.poll(within.toMillis(), TimeUnit.MILLISECONDS);
+        assertThat(event).as("a server-sent event within " + within).isNotNull();
+        return event;
+    }
+
+    private static boolean available(JsonNode availability, long item) {
+        for (JsonNode entry : availability.path("items")) {
+            if (entry.path("item_id").asLong() == item) {
+                return entry.path("available").asBoolean();
+            }
+        }
+        throw new AssertionError("item " + item + " not in " + availability);
+    }
+
+    @Test
+    void aSubscriberSeesASellOutAndACancelWithinASecond() throws Exception {
+        String event = newEvent("stream");
+        long item = newItem(event, "Ticket", "10");
+        newQuota(event, 1, List.of(item));
+        BlockingQueue<JsonNode> events = subscribe(event, "?access_token=" + TOKEN);
+        JsonNode first = next(events, Duration.ofSeconds(5));
+        assertThat(first).isEqualTo(JSON.readTree(storefront()
+                .get("/api/v1/events/{event}/availability", event).then().statusCode(200).extract().asString()));
+        assertThat(available(first, item)).isTrue();
+
+        String code = checkout(event, cartWith(event, Map.of("item_id", item))).then().statusCode(201).extract()
+                .path("code");
+        assertThat(available(next(events, Duration.ofSeconds(1)), item)).as("sold out").isFalse();
+
+        admin().post("/api/v1/events/{event}/orders/{code}/cancel", event, code).then().statusCode(200);
+        assertThat(available(next(events, Duration.ofSeconds(1)), item)).as("back after the cancel").isTrue();
+    }
+
+    @Test
+    void theTokenGoesInTheHeaderOrTheQueryOfTheStreamOnly() throws Exception {
+        String event = newEvent("stream-auth");
+        HttpClient client = HttpClient.newHttpClient();
+        URI stream = URI.create(base + "api/v1/events/" + event + "/availability/stream");
+        assertThat(client.send(HttpRequest.newBuilder(stream).build(), HttpResponse.BodyHandlers.discarding())
+                .statusCode()).isEqualTo(401);
+        List<String> logged = new CopyOnWriteArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                logged.add(new SimpleFormatter().formatMessage(record));
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        List<Logger> loggers = List.of(Logger.getLogger(""), Logger.getLogger(RequestLog.class.getName()));
+        loggers.forEach(logger -> logger.addHandler(capture));
+        try {
+            assertThat(client.send(HttpRequest.newBuilder(URI.create(stream + "?access_token=wrong-secret-7")).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(401);
+            Eventually.within(Duration.ofSeconds(5), "the request logged",
+                    () -> logged.stream().anyMatch(line -> line.contains("/availability/stream 401")));
+            assertThat(logged).as("log lines").noneMatch(line -> line.contains("wrong-secret-7"));
+        } finally {
+            loggers.forEach(logger -> logger.removeHandler(capture));
+        }
+        next(subscribe(event, "?access_token=" + TOKEN), Duration.ofSeconds(5));
+        assertThat(client.send(HttpRequest.newBuilder(URI.create(base + "api/v1/events/" + event
+                + "/availability?access_token=" + TOKEN)).build(), HttpResponse.BodyHandlers.discarding())
+                .statusCode()).as("only the stream takes a token in the URL").isEqualTo(401);
+    }
+}
