@@ -7,11 +7,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.control.ActivateRequestContext;
+import jakarta.enterprise.event.Observes;
 
 import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.operators.multi.processors.BroadcastProcessor;
@@ -49,6 +51,7 @@ public class AvailabilityStreams {
     }
 
     private final Map<Long, Hub> hubs = new ConcurrentHashMap<>();
+    private volatile boolean closing;
     private final StorefrontAvailability availability;
 
     AvailabilityStreams(StorefrontAvailability availability, MeterRegistry meters) {
@@ -60,9 +63,23 @@ public class AvailabilityStreams {
 
     /** The event's availability now, then each change. Blocking: the first subscriber of an event reads it. */
     public Multi<EventAvailability> subscribe(Event event) {
+        if (closing) {
+            return Multi.createFrom().item(availability.of(event));
+        }
         Hub hub = hubs.computeIfAbsent(event.id, id -> new Hub(event, availability.of(event)));
         return hub.stream.onSubscription().invoke(() -> hub.subscribers.incrementAndGet())
                 .onTermination().invoke(() -> hub.subscribers.decrementAndGet());
+    }
+
+    /**
+     * At SIGTERM every stream ends (and a new one sends one reading and ends): an open stream would hold the
+     * graceful shutdown for its whole timeout. EventSource reconnects by itself, through the Service, to a replica
+     * that stays.
+     */
+    void endStreams(@Observes ShutdownDelayInitiatedEvent shutdown) {
+        closing = true;
+        hubs.values().forEach(hub -> hub.readings.onComplete());
+        hubs.clear();
     }
 
     @Scheduled(identity = "availability-streams", every = "${availability.stream-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)

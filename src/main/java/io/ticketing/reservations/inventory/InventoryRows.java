@@ -27,7 +27,7 @@ class InventoryRows {
     /** An item's numbered seats no one holds (in one section, or all): best available's choice, under its lock. */
     private static final String FREE_SEATS = "SELECT s.id, s.section, s.seat_row, s.number FROM seats s"
             + " WHERE s.event_id = :event AND s.item_id = :item AND s.number IS NOT NULL"
-            + " AND (s.section = :section OR CAST(:section AS text) IS NULL) AND NOT " + SeatHolds.UNAVAILABLE;
+            + " AND (s.section = :section OR CAST(:section AS text) IS NULL) AND " + SeatHolds.FREE;
     private static final String EXISTING_GUIDS = """
             SELECT guid FROM seats WHERE event_id = :event AND guid = ANY(:guids) ORDER BY guid LIMIT 10""";
     private static final String SEAT_COLUMNS = "s.id, s.guid, s.name, s.item_id, s.blocked, s.version, NOT "
@@ -82,7 +82,6 @@ class InventoryRows {
     /** To be sent with the event's exclusive lock, so that no seat it returns can be taken before the commit. */
     Jdbc.Query<BestSeats.FreeSeat> freeSeats(long eventId, long itemId, String section) {
         return jdbc.statement(FREE_SEATS).set("event", eventId).set("item", itemId).set("section", section)
-                .set("own", new Long[0]).set("vouchers", new Long[0])
                 .reading(row -> new BestSeats.FreeSeat(row.getLong(1), row.getString(2), row.getString(3),
                         row.getInt(4)));
     }

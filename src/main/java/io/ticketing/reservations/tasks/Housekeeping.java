@@ -6,7 +6,8 @@ import io.ticketing.reservations.jdbc.Jdbc;
 
 /**
  * Keeps the bookkeeping tables small: finished tasks and delivered webhooks after a week, idempotency keys
- * after their 24 hours, hold counters an hour after their bucket stopped counting. Each statement deletes at
+ * after their 24 hours, hold counters an hour after their bucket stopped counting, admitted queue tickets an hour
+ * after their admission token ran out. Each statement deletes at
  * most a batch, so replicas running it together only share the work; a row one of them deletes is simply gone
  * for the other.
  */
@@ -25,7 +26,12 @@ public class Housekeeping implements Sweep {
                       WHERE created_at < now() - interval '24 hours' LIMIT 1000)""",
             """
                     DELETE FROM item_holds WHERE (item_id, width, bucket) IN (SELECT item_id, width, bucket
-                      FROM item_holds WHERE bucket < now() - interval '1 hour' LIMIT 1000)"""};
+                      FROM item_holds WHERE bucket < now() - interval '1 hour' LIMIT 1000)""",
+            // An admitted queue ticket is kept while its admission token is valid, and an hour more for readers.
+            """
+                    DELETE FROM queue_tickets WHERE id IN (SELECT q.id FROM queue_tickets q JOIN events e
+                      ON e.id = q.event_id WHERE q.admitted_at < now() - make_interval(secs => e.cart_ttl_seconds)
+                        - interval '1 hour' LIMIT 1000)"""};
 
     private final Jdbc jdbc;
 

@@ -49,6 +49,18 @@ final class Admin {
                 "{\"name\":\"Hot\",\"size\":" + size + ",\"items\":[" + item + "]}"));
     }
 
+    /** Rows r1, r2, ... of seats numbered from 1, in one section. */
+    void seatRows(String event, long item, int rows, int perRow) throws Exception {
+        StringJoiner seats = new StringJoiner(",", "{\"seats\":[", "]}");
+        for (int row = 1; row <= rows; row++) {
+            for (int number = 1; number <= perRow; number++) {
+                seats.add("{\"guid\":\"r" + row + "-" + number + "\",\"name\":\"Seat " + number + "\",\"item_id\":"
+                        + item + ",\"section\":\"Main\",\"row\":\"r" + row + "\",\"number\":" + number + "}");
+            }
+        }
+        post("/api/v1/events/" + event + "/seats", seats.toString());
+    }
+
     void seats(String event, long item, int count) throws Exception {
         StringJoiner seats = new StringJoiner(",", "{\"seats\":[", "]}");
         for (int i = 0; i < count; i++) {

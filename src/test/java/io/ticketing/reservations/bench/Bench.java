@@ -30,13 +30,14 @@ public final class Bench {
     private static final int[] CONCURRENCY = Arrays.stream(System.getProperty("bench.concurrency", "1,16,64,256")
             .split(",")).mapToInt(Integer::parseInt).toArray();
     private static final List<String> SCENARIOS = List
-            .of(System.getProperty("bench.scenarios", "1,1+20000,1+100000,1/10000,2,3,4,5").split(","));
+            .of(System.getProperty("bench.scenarios", "1,1+20000,1+100000,1/10000,2,3,4,5,6,7").split(","));
 
     private final Service service;
     private final Admin admin;
     private final Connection sql;
     private final Ceiling ceiling;
     private final List<String> rows = new ArrayList<>();
+    private final List<String> notes = new ArrayList<>();
 
     private Bench(Service service, Connection sql, Ceiling ceiling) {
         this.service = service;
@@ -60,6 +61,11 @@ public final class Bench {
         }
         try (Service service = Service.start(url, user, password, Map.of());
                 Connection sql = DriverManager.getConnection(url, user, password)) {
+            String streams = System.getProperty("bench.streams");
+            if (streams != null) {
+                new Streams(service).run(Arrays.stream(streams.split(",")).map(Integer::valueOf).toList());
+                return;
+            }
             Bench bench = new Bench(service, sql, new Ceiling(url, user, password, DURATION));
             bench.runAll();
         } finally {
@@ -85,6 +91,7 @@ public final class Bench {
         }
         service.sampleMemory();
         rows.add("");
+        rows.addAll(notes);
         rows.add("service peak RSS: " + service.peakRssMb() + " MiB");
         String table = String.join(System.lineSeparator(), rows);
         System.out.println(table);
@@ -117,7 +124,9 @@ public final class Bench {
         refusals.reset();
         double timeoutsBefore = service.metric("inventory_lock_timeouts_total");
         TreeMap<Double, Double> waitBefore = service.lockWaitBuckets();
+        long admittedBefore = prepared.admitted() == null ? 0 : prepared.admitted().getAsLong();
         Load.Result result = Load.run(clients, DURATION, buyers, prepared.operation());
+        long admitted = prepared.admitted() == null ? 0 : prepared.admitted().getAsLong() - admittedBefore;
         buyers.forEach(Load.Client::close);
         service.sampleMemory();
         double timeouts = service.metric("inventory_lock_timeouts_total") - timeoutsBefore;
@@ -139,6 +148,11 @@ public final class Bench {
                 timeouts, result.errors(), refusals.sum(), oversold, format(minimal), format(serviceSql),
                 minimal == null ? "-" : String.format("%.2f", result.perSecond() / minimal)));
         System.out.println(rows.get(rows.size() - 1));
+        if (prepared.admitted() != null) {
+            notes.add(String.format("%s, %d clients: %.0f admissions a second", prepared.name(), clients,
+                    admitted / result.seconds()));
+            System.out.println(notes.get(notes.size() - 1));
+        }
     }
 
     private static String format(Double tps) {

@@ -41,9 +41,14 @@ final class Http implements AutoCloseable {
     }
 
     Response post(String path, String json) throws IOException {
+        return send("POST", path, json);
+    }
+
+    /** One request; {@code json} null sends no body. */
+    Response send(String method, String path, String json) throws IOException {
         byte[] body = json == null ? new byte[0] : json.getBytes(StandardCharsets.UTF_8);
         ByteArrayOutputStream request = new ByteArrayOutputStream(256 + body.length);
-        request.writeBytes(("POST " + path + " HTTP/1.1\r\nHost: " + host + ":" + port
+        request.writeBytes((method + " " + path + " HTTP/1.1\r\nHost: " + host + ":" + port
                 + "\r\nAuthorization: Bearer " + token + "\r\nContent-Type: application/json\r\nContent-Length: "
                 + body.length + (KEYS ? "\r\nIdempotency-Key: " + UUID.randomUUID() : "") + "\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII));

@@ -42,8 +42,20 @@ final class Load {
         }
 
         Http.Response post(String path, String json) throws Exception {
+            return send("POST", path, json);
+        }
+
+        Http.Response get(String path) throws Exception {
+            return send("GET", path, null);
+        }
+
+        Http.Response delete(String path) throws Exception {
+            return send("DELETE", path, null);
+        }
+
+        private Http.Response send(String method, String path, String json) throws Exception {
             long started = System.nanoTime();
-            Http.Response response = http.post(path, json);
+            Http.Response response = http.send(method, path, json);
             if (requests == requestMicros.length) {
                 requestMicros = Arrays.copyOf(requestMicros, requests * 2);
             }

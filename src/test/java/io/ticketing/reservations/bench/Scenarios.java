@@ -1,12 +1,15 @@
 package io.ticketing.reservations.bench;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.StringJoiner;
+import java.util.function.LongSupplier;
 
 /** The five scenarios of issue 5, each set up on fresh events so runs do not see each other's holds. */
 final class Scenarios {
@@ -17,7 +20,13 @@ final class Scenarios {
     private static final int CARTS_PER_BUYER = 20;
 
     /** A scenario ready to run: its operation, how many HTTP requests one operation makes, whether pgbench applies. */
-    record Prepared(String name, Load.Operation operation, int requestsPerOperation, boolean hasCeiling) {
+    /** {@code admitted}, for the waiting room: how many queue tickets were admitted so far (else null). */
+    record Prepared(String name, Load.Operation operation, int requestsPerOperation, boolean hasCeiling,
+            LongSupplier admitted) {
+
+        Prepared(String name, Load.Operation operation, int requestsPerOperation, boolean hasCeiling) {
+            this(name, operation, requestsPerOperation, hasCeiling, null);
+        }
     }
 
     private Scenarios() {
@@ -34,6 +43,8 @@ final class Scenarios {
             case "3" -> seats(admin, 0);
             case "4" -> spread(admin, buyers);
             case "5" -> seats(admin, 10);
+            case "6" -> bestAvailable(admin);
+            case "7" -> waitingRoom(admin, buyers, sql);
             default -> {
                 if (scenario.startsWith("1+")) {
                     yield hotQuota(admin, buyers, sql, Integer.parseInt(scenario.substring(2)), 0);
@@ -164,6 +175,82 @@ final class Scenarios {
             return client.accepted(client.post("/api/v1/events/" + event[0] + "/carts/" + cart + "/positions",
                     positions.toString()));
         }, 2, false);
+    }
+
+    /**
+     * (6) Best available: a new cart takes the best 4 adjacent seats of 10,000 (100 rows of 100), then is deleted,
+     * so the venue neither fills nor empties. Each choice locks the event exclusively.
+     */
+    private static Prepared bestAvailable(Admin admin) throws Exception {
+        String[] event = admin.event();
+        long item = admin.item(event[0], true);
+        admin.quota(event[0], item, HOT_QUOTA);
+        admin.seatRows(event[0], item, 100, 100);
+        String body = "{\"item_id\":" + item + ",\"quantity\":4}";
+        return new Prepared("6 best 4 adjacent seats, then delete", (client, index) -> {
+            String cart = client.newCart(event[0]);
+            String path = "/api/v1/events/" + event[0] + "/carts/" + cart;
+            return client.accepted(client.post(path + "/best_available", body))
+                    && client.accepted(client.delete(path));
+        }, 3, false);
+    }
+
+    /**
+     * (7) The waiting room at its busiest: 20,000 buyers queued ahead, admitted at 60,000 a minute, while each client
+     * polls its own ticket and, once it is admitted, takes a new one. An operation is one poll (or join).
+     */
+    private static Prepared waitingRoom(Admin admin, List<Load.Client> buyers, Connection sql) throws Exception {
+        String[] event = admin.event();
+        long eventId = Long.parseLong(event[1]);
+        try (Statement statement = sql.createStatement()) {
+            statement.execute("UPDATE events SET waiting_room_enabled = true, admission_per_minute = 60000"
+                    + " WHERE id = " + eventId);
+            statement.execute(
+                    "INSERT INTO queue_tickets (id, event_id, place) SELECT 'bench-ahead-' || lpad(n::text, 12, '0') || '-' || "
+                            + eventId + ", " + eventId
+                            + ", 1 + nextval('queue_arrivals') FROM generate_series(1, 20000) n");
+            statement.execute("ANALYZE queue_tickets");
+        }
+        String queue = "/api/v1/events/" + event[0] + "/queue";
+        List<String[]> tickets = new ArrayList<>();
+        for (Load.Client buyer : buyers) {
+            tickets.add(new String[]{join(buyer, queue)});
+        }
+        return new Prepared("7 waiting room: poll, 20,000 ahead", (client, index) -> {
+            String[] mine = tickets.get(index);
+            Http.Response poll = client.get(queue + "/" + mine[0]);
+            if (poll.body().contains("\"admission_token\":\"")) {
+                mine[0] = join(client, queue);
+            }
+            return poll.status() == 200;
+        }, 1, false, () -> admittedSoFar(sql, eventId));
+    }
+
+    /** A new queue ticket; the event's room may take the cache's second to show as on. */
+    private static String join(Load.Client client, String queue) throws Exception {
+        for (int attempt = 0;; attempt++) {
+            Http.Response joined = client.post(queue, null);
+            if (joined.status() == 201) {
+                String body = joined.body();
+                int start = body.indexOf("\"ticket\":\"") + 10;
+                return body.substring(start, body.indexOf('"', start));
+            }
+            if (attempt == 100) {
+                throw new IllegalStateException("could not join the queue: " + joined.status() + " " + joined.body());
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private static long admittedSoFar(Connection sql, long eventId) {
+        try (Statement statement = sql.createStatement();
+                ResultSet rows = statement.executeQuery(
+                        "SELECT count(*) FROM queue_tickets WHERE admitted_at IS NOT NULL AND event_id = " + eventId)) {
+            rows.next();
+            return rows.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** (4) Scenario (1) spread over 50 events: buyer i buys in event i mod 50. */

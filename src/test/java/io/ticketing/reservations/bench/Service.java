@@ -170,6 +170,20 @@ public final class Service implements AutoCloseable {
         return peakRssKb / 1024;
     }
 
+    /** The service's resident memory now, in MiB (0 where /proc is missing). */
+    long rssMb() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("\\D", "")) / 1024;
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            // not Linux, or the process is gone
+        }
+        return 0;
+    }
+
     /** {@code kill -9}: no shutdown of any kind. */
     public void kill() throws InterruptedException {
         process.destroyForcibly().waitFor();

@@ -10,6 +10,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -38,6 +39,7 @@ public final class FaultSuite {
 
     private static final Pattern ID = Pattern.compile("\"id\":(\\d+)");
     private static final Pattern CART = Pattern.compile("\"id\":\"([^\"]+)\"");
+    private static final Pattern TICKET = Pattern.compile("\"ticket\":\"([^\"]+)\"");
 
     private final Database database;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -51,7 +53,7 @@ public final class FaultSuite {
 
     public static void main(String[] args) throws Exception {
         DriverManager.registerDriver(new org.postgresql.Driver());
-        List<String> faults = List.of(System.getProperty("faults", "a,b,c,d,e,f").split(","));
+        List<String> faults = List.of(System.getProperty("faults", "a,b,c,d,e,f,g").split(","));
         List<String> rows = new ArrayList<>();
         String header = "| fault | requests by status | invariants | p99 / slowest unaffected | longest to resolve "
                 + "| verdict |";
@@ -90,6 +92,7 @@ public final class FaultSuite {
             case "d" -> heldEventLock();
             case "e" -> manyClients();
             case "f" -> rollingRestart();
+            case "g" -> waitingRoomAcrossRestart();
             default -> throw new IllegalArgumentException("no fault " + fault);
         };
     }
@@ -273,6 +276,80 @@ public final class FaultSuite {
         return "| (f) SIGTERM during 32 checkouts | checkouts " + statuses + "; a read after SIGTERM "
                 + (servedDuringDelay == 1 ? "served" : "refused") + " | " + invariants + " | not ready after "
                 + notReady + " ms | exited after " + exited.toMillis() + " ms | " + (ok ? "pass" : "FAIL") + " |";
+    }
+
+    /**
+     * (g) A waiting room with 500 buyers queued on two replicas before the opening, admitted at 600 a minute; one
+     * replica is killed with -9 five seconds after the opening and started again five seconds later.
+     */
+    private String waitingRoomAcrossRestart() throws Exception {
+        List<Service> replicas = replicas(Map.of(), Map.of());
+        Sale sale = sale(replicas.get(0));
+        Instant opensAt = Instant.now().plusSeconds(20);
+        try (Connection sql = DriverManager.getConnection(database.url(), database.username(), database.password());
+                Statement statement = sql.createStatement()) {
+            statement.execute("UPDATE events SET waiting_room_enabled = true, admission_per_minute = 600, opens_at = '"
+                    + opensAt + "' WHERE id = " + sale.id);
+        }
+        List<String> tickets = new ArrayList<>();
+        while (tickets.size() < 500) {
+            Service replica = replicas.get(tickets.size() % 2);
+            HttpResponse<String> joined = http.send(HttpRequest.newBuilder(URI.create(replica.base + "/api/v1/events/"
+                    + sale.slug + "/queue")).header("Authorization", "Bearer " + Service.STOREFRONT)
+                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            if (joined.statusCode() == 201) {
+                tickets.add(first(TICKET, joined.body()));
+            } else if (joined.statusCode() != 409) { // 409 waiting_room_off: the event cache's second
+                throw new IllegalStateException("joining answered " + joined.statusCode() + ": " + joined.body());
+            }
+        }
+        if (Instant.now().isAfter(opensAt)) {
+            throw new IllegalStateException("the queue filled after the opening");
+        }
+        Thread.sleep(Duration.between(Instant.now(), opensAt).plusSeconds(5).toMillis());
+        replicas.get(0).kill();
+        Thread.sleep(5_000);
+        Service again = Service.start("faults-replica-" + replicaCount++, database.url(), database.username(),
+                database.password(), Map.of("QUARKUS_LOG_LEVEL", "INFO"));
+        synchronized (this) {
+            started.add(again);
+        }
+        Thread.sleep(10_000);
+        int kept = 0;
+        for (String ticket : tickets) {
+            if (get(again.base + "/api/v1/events/" + sale.slug + "/queue/" + ticket) == 200) {
+                kept++;
+            }
+        }
+        double openSeconds = Duration.between(opensAt, Instant.now()).toMillis() / 1000.0;
+        List<Double> admittedAt = new ArrayList<>();
+        boolean lowestFirst;
+        try (Connection sql = DriverManager.getConnection(database.url(), database.username(), database.password());
+                Statement statement = sql.createStatement()) {
+            var rows = statement.executeQuery("SELECT extract(epoch FROM admitted_at - '" + opensAt + "')"
+                    + " FROM queue_tickets WHERE event_id = " + sale.id + " AND admitted_at IS NOT NULL"
+                    + " ORDER BY admitted_at");
+            while (rows.next()) {
+                admittedAt.add(rows.getDouble(1));
+            }
+            rows = statement.executeQuery("SELECT bool_and(a.admitted_at IS NOT NULL) FROM (SELECT admitted_at"
+                    + " FROM queue_tickets WHERE event_id = " + sale.id + " ORDER BY place LIMIT "
+                    + admittedAt.size() + ") a");
+            rows.next();
+            lowestFirst = rows.getBoolean(1);
+        }
+        double smallestGap = Double.MAX_VALUE;
+        for (int i = 1; i < admittedAt.size(); i++) {
+            smallestGap = Math.min(smallestGap, admittedAt.get(i) - admittedAt.get(i - 1));
+        }
+        double expected = openSeconds * 10;
+        boolean ok = kept == 500 && lowestFirst && smallestGap >= 0.1 - 0.000_01 && admittedAt.get(0) >= 0
+                && admittedAt.size() <= expected + 1 && admittedAt.size() >= 0.8 * expected;
+        return String.format("| (g) waiting room, 500 queued on two replicas, 600 a minute, one killed and started"
+                + " again | %d of 500 tickets readable after the restart | admitted %d in %.1f s (at most %.0f);"
+                + " the lowest places first: %s; smallest gap %.0f ms | first admission %.0f ms after the opening"
+                + " | - | %s |", kept, admittedAt.size(), openSeconds, expected + 1, lowestFirst, smallestGap * 1000,
+                admittedAt.get(0) * 1000, ok ? "pass" : "FAIL");
     }
 
     private String row(String fault, Shoppers shoppers, Sale sale, String timing, boolean clientsOk)

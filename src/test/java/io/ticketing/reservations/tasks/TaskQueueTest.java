@@ -1,5 +1,6 @@
 package io.ticketing.reservations.tasks;
 
+import static io.ticketing.reservations.support.Api.newEvent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -149,7 +150,7 @@ class TaskQueueTest {
     }
 
     @Test
-    void housekeepingDropsOldFinishedTasksAndExpiredIdempotencyKeysOnly() {
+    void housekeepingDropsOldFinishedTasksExpiredIdempotencyKeysAndSpentQueueTicketsOnly() {
         String old = "old-" + UUID.randomUUID();
         String fresh = "fresh-" + UUID.randomUUID();
         sql.update("INSERT INTO tasks (kind, payload, max_attempts, status, finished_at) VALUES "
@@ -157,9 +158,16 @@ class TaskQueueTest {
                 old, fresh);
         sql.update("INSERT INTO idempotency_keys (caller, key, request_hash, status, created_at) VALUES "
                 + "('test', ?1, 'h', 201, now() - interval '25 hours'), ('test', ?2, 'h', 201, now())", old, fresh);
-        assertThat(housekeeping.sweep()).isGreaterThanOrEqualTo(2);
+        long event = sql.number("SELECT id FROM events WHERE slug = ?1", newEvent("housekeeping"));
+        sql.update("INSERT INTO queue_tickets (id, event_id, place, admitted_at) VALUES "
+                + "(?1, ?3, 1, now() - interval '2 hours'), (?2, ?3, 2, now() - interval '20 minutes')",
+                old + "-ticket", fresh + "-ticket", event);
+        assertThat(housekeeping.sweep()).isGreaterThanOrEqualTo(3);
         assertThat(sql.number("SELECT count(*) FROM tasks WHERE payload IN (?1, ?2)", old, fresh)).isEqualTo(1);
         assertThat(sql.number("SELECT count(*) FROM idempotency_keys WHERE key IN (?1, ?2)", old, fresh)).isEqualTo(1);
+        assertThat(sql.rows("SELECT id FROM queue_tickets WHERE event_id = ?1", event).stream().map(Object::toString))
+                .as("tickets whose 30-minute admission ran out more than an hour ago are gone")
+                .containsExactly(fresh + "-ticket");
     }
 
     @Test
