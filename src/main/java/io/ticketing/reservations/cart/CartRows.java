@@ -39,8 +39,8 @@ public class CartRows {
             JOIN items i ON i.id = c.item_id ORDER BY c.n
             RETURNING\s""" + POSITION_COLUMNS;
 
-    private static final String INSERT = "INSERT INTO carts (id, event_id, expires, buyer) VALUES (:id, :event, :expires, :buyer)"
-            + " RETURNING " + CART_COLUMNS;
+    private static final String INSERT = "INSERT INTO carts (id, event_id, expires, buyer)"
+            + " VALUES (:id, :event, :expires, :buyer) RETURNING " + CART_COLUMNS;
     private static final String FIND = "SELECT " + CART_COLUMNS + " FROM carts WHERE id = :id AND event_id = :event";
     /**
      * The cart's row lock: two requests on one cart (a double-clicked checkout) run one after the other. Taken

@@ -3,7 +3,7 @@ package io.ticketing.reservations.inventory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,8 +26,9 @@ public final class BestSeats {
     }
 
     private static final Comparator<String> NATURAL = Comparator.nullsFirst(BestSeats::compareNaturally);
-    private static final Comparator<FreeSeat> PLAN_ORDER = Comparator.comparing(FreeSeat::section, NATURAL)
-            .thenComparing(FreeSeat::row, NATURAL).thenComparingInt(FreeSeat::number);
+    /** Rows as (section, row) pairs, in the order they are ranked. */
+    private static final Comparator<List<String>> ROW_ORDER = Comparator.<List<String>, String>comparing(
+            row -> row.get(0), NATURAL).thenComparing(row -> row.get(1), NATURAL);
 
     private BestSeats() {
     }
@@ -79,20 +80,33 @@ public final class BestSeats {
         throw new IllegalStateException("fewer free seats than counted");
     }
 
-    /** The free seats in plan order, as rows of runs of consecutive numbers. */
+    /**
+     * The free seats in plan order, as rows of runs of consecutive numbers. Seats are grouped by row first and only
+     * the rows compared by name: a venue has thousands of seats but few rows.
+     */
     private static List<List<List<FreeSeat>>> runsByRow(List<FreeSeat> free) {
-        Map<List<String>, List<List<FreeSeat>>> rows = new LinkedHashMap<>();
-        for (FreeSeat seat : free.stream().sorted(PLAN_ORDER).toList()) {
-            List<List<FreeSeat>> row = rows.computeIfAbsent(Arrays.asList(seat.section(), seat.row()),
-                    key -> new ArrayList<>());
-            List<FreeSeat> run = row.isEmpty() ? null : row.get(row.size() - 1);
-            if (run == null || run.get(run.size() - 1).number() + 1 != seat.number()) {
-                run = new ArrayList<>();
-                row.add(run);
-            }
-            run.add(seat);
+        Map<List<String>, List<FreeSeat>> seatsByRow = new HashMap<>();
+        for (FreeSeat seat : free) {
+            seatsByRow.computeIfAbsent(Arrays.asList(seat.section(), seat.row()), key -> new ArrayList<>()).add(seat);
         }
-        return List.copyOf(rows.values());
+        List<List<String>> rowNames = new ArrayList<>(seatsByRow.keySet());
+        rowNames.sort(ROW_ORDER);
+        List<List<List<FreeSeat>>> rows = new ArrayList<>();
+        for (List<String> rowName : rowNames) {
+            List<FreeSeat> seats = seatsByRow.get(rowName);
+            seats.sort(Comparator.comparingInt(FreeSeat::number));
+            List<List<FreeSeat>> runs = new ArrayList<>();
+            List<FreeSeat> run = null;
+            for (FreeSeat seat : seats) {
+                if (run == null || run.get(run.size() - 1).number() + 1 != seat.number()) {
+                    run = new ArrayList<>();
+                    runs.add(run);
+                }
+                run.add(seat);
+            }
+            rows.add(runs);
+        }
+        return rows;
     }
 
     private static int freeIn(List<List<FreeSeat>> row) {
@@ -100,11 +114,21 @@ public final class BestSeats {
     }
 
     private static int compareNaturally(String a, String b) {
-        boolean aNumber = a.chars().allMatch(Character::isDigit) && a.length() < 10;
-        boolean bNumber = b.chars().allMatch(Character::isDigit) && b.length() < 10;
-        if (aNumber && bNumber) {
+        if (isSmallNumber(a) && isSmallNumber(b)) {
             return Integer.compare(Integer.parseInt(a), Integer.parseInt(b));
         }
         return a.length() != b.length() ? Integer.compare(a.length(), b.length()) : a.compareTo(b);
+    }
+
+    private static boolean isSmallNumber(String text) {
+        if (text.isEmpty() || text.length() > 9) {
+            return false;
+        }
+        for (int i = 0; i < text.length(); i++) {
+            if (!Character.isDigit(text.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -20,7 +20,8 @@ import io.ticketing.reservations.reservation.HeldPosition;
 @ApplicationScoped
 public class OrderRows {
 
-    private static final String ORDER_COLUMNS = "id, event_id, code, email, status, expires, created_at, version, buyer";
+    private static final String ORDER_COLUMNS = "id, event_id, code, email, status, expires, created_at, version,"
+            + " buyer";
     private static final String POSITION_COLUMNS = "id, item_id, seat_id, voucher_id, price, order_id";
 
     /**

@@ -36,8 +36,9 @@ import io.ticketing.reservations.problem.InventoryChanged;
  * <li>mark an expired order paid: all its positions.</li>
  * </ul>
  * For each claim that is its item's finite quotas (unless it uses a {@code block_quota} voucher, which already
- * holds that capacity), its seat and its voucher; and the buyer, once, when a per-buyer limit applies to any claim. Admin changes lock in {@link AdminReservations} and
- * {@code InventoryService}; freeing capacity locks nothing.
+ * holds that capacity), its seat and its voucher; and the buyer, once, when a per-buyer limit applies to any
+ * claim. Best available seats lock the event exclusively ({@link #reserveChosen}). Admin changes lock in
+ * {@link AdminReservations} and {@code InventoryService}; freeing capacity locks nothing.
  *
  * <p>Callers run in a {@code @DurableTransaction} and call {@link #reserve} once, then write; or, to spare the
  * lock holder round trips, {@link #prepare}, send {@link Reservation#readBeforeLocks} with reads of their own, and
@@ -173,9 +174,10 @@ public class Reservations {
 
         /**
          * Locks what the claims of {@code buyer} (or null) consume and sends with the locks, in one round trip, what
-         * the checks read and then {@code write} (when not null), whose rows it returns. The checks run when the rows are back; if one fails,
-         * it throws and the transaction rolls back, {@code write} with it. So the lock holder waits for the service
-         * only before its commit. {@code write} runs after the checks' reads, which therefore do not see it.
+         * the checks read and then {@code write} (when not null), whose rows it returns. The checks run when the rows
+         * are back; if one fails, it throws and the transaction rolls back, {@code write} with it. So the lock holder
+         * waits for the service only before its commit. {@code write} runs after the checks' reads, which therefore do
+         * not see it.
          */
         public <T> List<T> reserveThen(String buyer, Jdbc.Query<T> write) {
             if (claims.isEmpty()) {
@@ -214,12 +216,8 @@ public class Reservations {
                     locks.lockObjectsThen(eventId, locked, afterLocks);
                 }
 
-                Set<LockTarget> neededNow = ReservationChecks.objectsToLock(claims, vouchers, quotas.all());
-                if (limited) {
-                    neededNow.add(LockTarget.buyer(eventId, buyer));
-                }
                 if (!eventLocked) {
-                    requireLocked(neededNow, locked);
+                    requireLocked(ReservationChecks.objectsToLock(claims, vouchers, quotas.all()), locked);
                 }
                 ReservationChecks.checkQuotas(claims, itemsById, vouchers, quotas.all());
                 if (takenSeats != null) {

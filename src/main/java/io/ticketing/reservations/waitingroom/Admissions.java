@@ -16,8 +16,9 @@ import io.quarkus.scheduler.Scheduled;
  * one replica at a time (its event row, locked with SKIP LOCKED); the others skip it that round. Admissions are
  * slots {@code 60 s / admission_per_minute} apart on the database's clock, each after the room's last: a round
  * admits the lowest places waiting into every slot that has come since, looking back at most two rounds (a room
- * idle for longer, or a stalled replica, loses the older slots rather than admitting a burst). So all replicas together admit exactly at the rate, never more than a sixth of it (plus one)
- * in any 10 seconds, and a ticket is admitted once: the update sets only unset admissions.
+ * idle for longer, or a stalled replica, loses the older slots rather than admitting a burst). So all replicas
+ * together admit exactly at the rate, never more than a sixth of it (plus one) in any 10 seconds, and a ticket is
+ * admitted once: the update sets only unset admissions.
  */
 @ApplicationScoped
 public class Admissions {
