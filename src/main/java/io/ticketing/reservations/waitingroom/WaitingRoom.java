@@ -66,8 +66,14 @@ public class WaitingRoom {
         }
     }
 
-    /** The time to the opening, if ahead, plus the tickets ahead at the admission rate. */
+    /**
+     * The time to the opening, if ahead, plus the tickets ahead at the admission rate; 0 once the room is off (its
+     * rate may be gone then), since the carts need no admission.
+     */
     private long estimatedWaitSeconds(Event event, long ahead) {
+        if (!event.waitingRoomEnabled || event.admissionPerMinute == null) {
+            return 0;
+        }
         long untilOpening = event.opensAt == null
                 ? 0
                 : Math.max(0, Duration.between(clock.instant(), event.opensAt).toSeconds());
