@@ -25,7 +25,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.event.Event;
-import io.ticketing.reservations.event.EventService;
 import io.ticketing.reservations.idempotency.Idempotent;
 import io.ticketing.reservations.locking.TakesLocks;
 import io.ticketing.reservations.openapi.ApiDocs;
@@ -39,21 +38,12 @@ import io.ticketing.reservations.waitingroom.WaitingRoom;
 @Produces(MediaType.APPLICATION_JSON)
 public class CartResource {
 
-    private final EventService events;
     private final CartService carts;
     private final WaitingRoom waitingRoom;
 
-    CartResource(EventService events, CartService carts, WaitingRoom waitingRoom) {
-        this.events = events;
+    CartResource(CartService carts, WaitingRoom waitingRoom) {
         this.carts = carts;
         this.waitingRoom = waitingRoom;
-    }
-
-    /** The event, once the request shows an admission while its waiting room is on (contract section 8). */
-    private Event admitted(String slug, String admission) {
-        Event event = events.get(slug);
-        waitingRoom.requireAdmission(event, admission);
-        return event;
     }
 
     @Operation(operationId = "createCart", summary = "Open an empty cart")
@@ -63,7 +53,8 @@ public class CartResource {
     public Response create(@PathParam("event") String slug,
             @HeaderParam(WaitingRoom.HEADER) String admission,
             @RequestBody(required = false, description = "Optional: the buyer per-buyer limits count by; no body, an empty one or null opens a cart without one") @Valid CartRequests.NewCart body) {
-        CartRows.Contents cart = carts.create(admitted(slug, admission), body == null ? null : body.buyer());
+        CartRows.Contents cart = carts.create(waitingRoom.admitted(slug, admission),
+                body == null ? null : body.buyer());
         return Response.created(URI.create("/api/v1/events/" + slug + "/carts/" + cart.cart().id()))
                 .entity(carts.view(cart))
                 .build();
@@ -74,7 +65,7 @@ public class CartResource {
     @Path("/{cart}")
     public CartView get(@PathParam("event") String slug,
             @HeaderParam(WaitingRoom.HEADER) String admission, @PathParam("cart") String cartId) {
-        return carts.view(carts.get(admitted(slug, admission), cartId));
+        return carts.view(carts.get(waitingRoom.admitted(slug, admission), cartId));
     }
 
     @Operation(operationId = "deleteCart", summary = "Delete a cart, freeing all it holds")
@@ -84,7 +75,7 @@ public class CartResource {
     @Path("/{cart}")
     public Response delete(@PathParam("event") String slug,
             @HeaderParam(WaitingRoom.HEADER) String admission, @PathParam("cart") String cartId) {
-        carts.delete(admitted(slug, admission), cartId);
+        carts.delete(waitingRoom.admitted(slug, admission), cartId);
         return Response.noContent().build();
     }
 
@@ -98,7 +89,7 @@ public class CartResource {
     public Response add(@PathParam("event") String slug,
             @HeaderParam(WaitingRoom.HEADER) String admission, @PathParam("cart") String cartId,
             @Valid @NotNull CartRequests.NewPositions request) {
-        Event event = admitted(slug, admission);
+        Event event = waitingRoom.admitted(slug, admission);
         return Response.status(Response.Status.CREATED)
                 .entity(carts.view(carts.add(event, cartId, request.positions()))).build();
     }
@@ -112,7 +103,7 @@ public class CartResource {
     public Response addBestAvailable(@PathParam("event") String slug,
             @HeaderParam(WaitingRoom.HEADER) String admission, @PathParam("cart") String cartId,
             @Valid @NotNull CartRequests.BestAvailable request) {
-        Event event = admitted(slug, admission);
+        Event event = waitingRoom.admitted(slug, admission);
         return Response.status(Response.Status.CREATED)
                 .entity(carts.view(carts.addBestAvailable(event, cartId, request))).build();
     }
@@ -125,7 +116,7 @@ public class CartResource {
     public Response removePosition(@PathParam("event") String slug,
             @HeaderParam(WaitingRoom.HEADER) String admission, @PathParam("cart") String cartId,
             @PathParam("position") long positionId) {
-        carts.removePosition(admitted(slug, admission), cartId, positionId);
+        carts.removePosition(waitingRoom.admitted(slug, admission), cartId, positionId);
         return Response.noContent().build();
     }
 
@@ -138,6 +129,6 @@ public class CartResource {
     @Path("/{cart}/extend")
     public Response extend(@PathParam("event") String slug,
             @HeaderParam(WaitingRoom.HEADER) String admission, @PathParam("cart") String cartId) {
-        return Response.ok(carts.view(carts.extend(admitted(slug, admission), cartId))).build();
+        return Response.ok(carts.view(carts.extend(waitingRoom.admitted(slug, admission), cartId))).build();
     }
 }

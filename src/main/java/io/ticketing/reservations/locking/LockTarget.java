@@ -1,9 +1,8 @@
 package io.ticketing.reservations.locking;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+
+import io.ticketing.reservations.auth.Sha256;
 
 /**
  * One object a transaction can lock, and its PostgreSQL advisory lock key.
@@ -56,14 +55,8 @@ public record LockTarget(Space space, long id) {
 
     /** One buyer of one event: what a per-buyer limit counts under. */
     public static LockTarget buyer(long eventId, String buyer) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256")
-                    .digest((eventId + ":" + buyer).getBytes(StandardCharsets.UTF_8));
-            long id = ByteBuffer.wrap(digest).getLong() & MAX_ID;
-            return new LockTarget(Space.BUYER, id == 0 ? 1 : id);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
-        }
+        long id = ByteBuffer.wrap(Sha256.of(eventId + ":" + buyer)).getLong() & MAX_ID;
+        return new LockTarget(Space.BUYER, id == 0 ? 1 : id);
     }
 
     public long key() {

@@ -61,8 +61,7 @@ public class OrderResource {
     @RolesAllowed(Roles.STOREFRONT)
     public Response checkout(@PathParam("event") String slug,
             @HeaderParam(WaitingRoom.HEADER) String admission, @Valid @NotNull Checkout request) {
-        Event event = events.get(slug);
-        waitingRoom.requireAdmission(event, admission);
+        Event event = waitingRoom.admitted(slug, admission);
         OrderRows.Contents placed = orders.checkout(event, request);
         return Response.created(URI.create("/api/v1/events/" + slug + "/orders/" + placed.order().code()))
                 .entity(orders.view(event, placed)).build();

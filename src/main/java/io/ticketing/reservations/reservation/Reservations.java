@@ -94,11 +94,7 @@ public class Reservations {
      * is the cart's or order's buyer, or null.
      */
     public void reserve(long eventId, String buyer, List<Claim> claims, Collection<Long> ownPositions) {
-        Reservation reservation = prepare(eventId, claims, ownPositions);
-        Jdbc.RoundTrip reads = jdbc.roundTrip();
-        reservation.readBeforeLocks(reads);
-        reads.send();
-        reservation.reserveThen(buyer, null);
+        readThenReserve(withEntities(eventId, claims, ownPositions, false), buyer, null);
     }
 
     /**
@@ -114,13 +110,7 @@ public class Reservations {
         checkpoints.beforeLocks(eventId);
         locks.lockEventThen(eventId, withLock);
         List<Claim> claims = countingRefusals(() -> choose.apply(rows.all()));
-        Reservation reservation = new Reservation(eventId, claims, List.of(),
-                EventOwnedEntity.byIds(Seat.class, eventId, ids(claims, Claim::seatId)),
-                EventOwnedEntity.byIds(Voucher.class, eventId, ids(claims, Claim::voucherId)), true);
-        Jdbc.RoundTrip reads = jdbc.roundTrip();
-        reservation.readBeforeLocks(reads);
-        reads.send();
-        return reservation.reserveThen(buyer, write.apply(claims));
+        return readThenReserve(withEntities(eventId, claims, List.of(), true), buyer, write.apply(claims));
     }
 
     /**
@@ -129,15 +119,29 @@ public class Reservations {
      * once.
      */
     public Reservation prepare(long eventId, List<Claim> claims, Collection<Long> ownPositions) {
-        return prepare(eventId, claims, ownPositions,
-                EventOwnedEntity.byIds(Seat.class, eventId, ids(claims, Claim::seatId)),
-                EventOwnedEntity.byIds(Voucher.class, eventId, ids(claims, Claim::voucherId)));
+        return withEntities(eventId, claims, ownPositions, false);
     }
 
     /** {@link #prepare} for a flow that has read the claims' seats and vouchers already, by id. */
     public Reservation prepare(long eventId, List<Claim> claims, Collection<Long> ownPositions,
             Map<Long, Seat> seats, Map<Long, Voucher> vouchers) {
         return new Reservation(eventId, claims, ownPositions, seats, vouchers, false);
+    }
+
+    /** A reservation with the claims' seats and vouchers read by id. */
+    private Reservation withEntities(long eventId, List<Claim> claims, Collection<Long> ownPositions,
+            boolean eventLocked) {
+        return new Reservation(eventId, claims, ownPositions,
+                EventOwnedEntity.byIds(Seat.class, eventId, ids(claims, Claim::seatId)),
+                EventOwnedEntity.byIds(Voucher.class, eventId, ids(claims, Claim::voucherId)), eventLocked);
+    }
+
+    /** The reads that decide the locks, in a round trip of their own, then the reservation. */
+    private <T> List<T> readThenReserve(Reservation reservation, String buyer, Jdbc.Query<T> write) {
+        Jdbc.RoundTrip reads = jdbc.roundTrip();
+        reservation.readBeforeLocks(reads);
+        reads.send();
+        return reservation.reserveThen(buyer, write);
     }
 
     /** Claims whose items and quotas are being read, before the locks. */

@@ -9,6 +9,7 @@ import jakarta.transaction.Transactional;
 
 import io.ticketing.reservations.auth.RandomIds;
 import io.ticketing.reservations.event.Event;
+import io.ticketing.reservations.event.EventService;
 import io.ticketing.reservations.problem.ApiException;
 import io.ticketing.reservations.problem.NotFoundException;
 
@@ -22,11 +23,13 @@ public class WaitingRoom {
 
     public static final String HEADER = "Admission-Token";
 
+    private final EventService events;
     private final QueueTickets tickets;
     private final AdmissionTokens tokens;
     private final Clock clock;
 
-    WaitingRoom(QueueTickets tickets, AdmissionTokens tokens, Clock clock) {
+    WaitingRoom(EventService events, QueueTickets tickets, AdmissionTokens tokens, Clock clock) {
+        this.events = events;
         this.tickets = tickets;
         this.tokens = tokens;
         this.clock = clock;
@@ -55,15 +58,18 @@ public class WaitingRoom {
     }
 
     /**
-     * For every cart endpoint: while the event's room is on, 403 {@code admission_required} unless {@code token}
-     * was issued to an admitted ticket of this event and has not expired.
+     * The event of a cart or checkout request, by slug. While the event's room is on: 403
+     * {@code admission_required} unless {@code token} was issued to an admitted ticket of this event and has not
+     * expired.
      */
-    public void requireAdmission(Event event, String token) {
+    public Event admitted(String slug, String token) {
+        Event event = events.get(slug);
         if (event.waitingRoomEnabled && !tokens.admits(event.id, token)) {
             throw new ApiException(403, "admission_required", "Forbidden", "Event '" + event.slug
                     + "' sells through its waiting room: take a queue ticket and send its admission token in the "
                     + HEADER + " header.");
         }
+        return event;
     }
 
     /**

@@ -39,6 +39,15 @@ final class Admin {
         return new String[]{slug, Long.toString(id)};
     }
 
+    /** Turns the event's waiting room on, through the API, so that the service's cache of the event sees it. */
+    void openWaitingRoom(String event, int perMinute) throws Exception {
+        Http.Response response = http.patch("/api/v1/events/" + event,
+                "{\"waiting_room\":{\"enabled\":true,\"admission_per_minute\":" + perMinute + "}}", "\"0\"");
+        if (response.status() != 200) {
+            throw new IllegalStateException("opening the waiting room answered " + response.status());
+        }
+    }
+
     long item(String event, boolean seated) throws Exception {
         return id(post("/api/v1/events/" + event + "/items",
                 "{\"name\":\"Ticket\",\"price\":\"10.00\",\"requires_seat\":" + seated + "}"));
