@@ -143,8 +143,10 @@ public class InventoryService {
     }
 
     /**
-     * Shrinking a quota locks it, as a reservation would; adding items to a finite quota locks the whole
-     * event (see {@link #createQuota}). Growing it or removing items frees capacity and takes no lock.
+     * Shrinking a finite quota locks it, as a reservation would. Making an unlimited quota finite, or adding items to
+     * a finite one, locks the whole event (see {@link #createQuota}): buyers who counted the quota as unlimited, or
+     * did not count it at all, locked nothing it could wait for. Growing it or removing items frees capacity and
+     * takes no lock.
      */
     @DurableTransaction
     public Quota updateQuota(Event event, long quotaId, IfMatch ifMatch, InventoryRequests.QuotaChanges changes) {
@@ -153,8 +155,9 @@ public class InventoryService {
         Integer newSize = changes.size() == null ? quota.size : changes.size().orElse(null);
         Set<Long> newItems = changes.items() == null ? quota.itemIds : itemsOfEvent(event, changes.items());
         boolean addsItems = !quota.itemIds.containsAll(newItems);
-        boolean shrinks = newSize != null && (quota.size == null || newSize < quota.size);
-        if (newSize != null && addsItems) {
+        boolean becomesFinite = newSize != null && quota.size == null;
+        boolean shrinks = newSize != null && quota.size != null && newSize < quota.size;
+        if (newSize != null && (addsItems || becomesFinite)) {
             locks.lockEvent(event.id);
         } else if (shrinks) {
             locks.lockObjects(event.id, List.of(LockTarget.quota(quota.id)));

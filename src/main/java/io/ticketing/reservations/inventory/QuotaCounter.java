@@ -2,8 +2,10 @@ package io.ticketing.reservations.inventory;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -21,12 +23,20 @@ import io.ticketing.reservations.jdbc.Jdbc;
 public class QuotaCounter {
 
     /**
-     * One row per quota selected by the {@code quota} CTE that precedes it: its size, member items and the four
-     * numbers, all from one snapshot. Holds: see V5 for why the two bucket ranges count exactly the live ones.
-     * Cart positions being re-checked ({@code :excluded}) do not count against themselves.
+     * One row per quota selected by the {@code quota} CTE that precedes it: its size, member items, the four
+     * numbers and the vouchers that block in it now, all from one snapshot. Holds: see V5 for why the two bucket
+     * ranges count exactly the live ones. The counters count every live hold (V16); a hold is then left out of a
+     * quota's {@code carts} when its voucher blocks in that quota now (the voucher counts that capacity), or when
+     * it is being re-checked ({@code :excluded}) and must not count against itself. A voucher blocks in a quota
+     * while {@code block_quota} is on, {@code valid_until} has not passed, and it names the quota or an item in
+     * it (contract section 1).
      */
     private static final String COUNT_SELECTED = """
             member AS (SELECT qi.quota_id, qi.item_id FROM quota_items qi WHERE qi.quota_id IN (SELECT id FROM quota)),
+            blocking AS (
+              SELECT q.id AS quota_id, v.id AS voucher_id, greatest(v.max_usages - v.redeemed, 0) AS uses_left
+              FROM quota q JOIN vouchers v ON v.block_quota AND (v.valid_until IS NULL OR v.valid_until >= now())
+                AND (v.quota_id = q.id OR v.item_id IN (SELECT item_id FROM member WHERE quota_id = q.id))),
             item_usage AS (
               SELECT i.item_id,
                 (SELECT coalesce(sum(positions), 0) FROM item_sales WHERE item_id = i.item_id AND status = 'paid') AS paid,
@@ -35,16 +45,18 @@ public class QuotaCounter {
                 (SELECT coalesce(sum(positions), 0) FROM item_holds WHERE item_id = i.item_id AND width = 1
                    AND bucket >= now() AND bucket <= hold_bucket(now(), 60))
                 + (SELECT coalesce(sum(positions), 0) FROM item_holds WHERE item_id = i.item_id AND width = 60
-                   AND bucket > hold_bucket(now(), 60))
-                - (SELECT count(*) FROM cart_positions c LEFT JOIN vouchers v ON v.id = c.voucher_id
-                   WHERE c.id = ANY(:excluded) AND c.item_id = i.item_id AND hold_bucket(c.expires, 1) >= now()
-                     AND NOT coalesce(v.block_quota, false)) AS carts
+                   AND bucket > hold_bucket(now(), 60)) AS carts
               FROM (SELECT DISTINCT item_id FROM member) i)
             SELECT q.id, q.name, q.size, array_remove(array_agg(m.item_id ORDER BY m.item_id), NULL),
-              coalesce(sum(u.paid), 0), coalesce(sum(u.pending), 0), coalesce(sum(u.carts), 0),
-              (SELECT coalesce(sum(greatest(v.max_usages - v.redeemed, 0)), 0) FROM vouchers v
-                WHERE v.block_quota AND (v.valid_until IS NULL OR v.valid_until >= now())
-                  AND (v.quota_id = q.id OR v.item_id IN (SELECT item_id FROM member WHERE quota_id = q.id)))
+              coalesce(sum(u.paid), 0), coalesce(sum(u.pending), 0),
+              coalesce(sum(u.carts), 0)
+                - (SELECT count(*) FROM cart_positions c WHERE c.id = ANY(:excluded) AND hold_bucket(c.expires, 1) >= now()
+                    AND c.item_id IN (SELECT item_id FROM member WHERE quota_id = q.id))
+                - (SELECT count(*) FROM blocking b JOIN cart_positions c ON c.voucher_id = b.voucher_id
+                    WHERE b.quota_id = q.id AND hold_bucket(c.expires, 1) >= now() AND c.id <> ALL(:excluded)
+                      AND c.item_id IN (SELECT item_id FROM member WHERE quota_id = q.id)),
+              (SELECT coalesce(sum(b.uses_left), 0) FROM blocking b WHERE b.quota_id = q.id),
+              (SELECT array_agg(b.voucher_id) FROM blocking b WHERE b.quota_id = q.id)
             FROM quota q LEFT JOIN member m ON m.quota_id = q.id LEFT JOIN item_usage u ON u.item_id = m.item_id
             GROUP BY q.id, q.name, q.size ORDER BY q.id""";
 
@@ -82,7 +94,10 @@ public class QuotaCounter {
             + " e.max_per_buyer FROM items i JOIN events e ON e.id = i.event_id"
             + " WHERE i.id = ANY(:ids) AND i.event_id = :event";
 
-    /** What deciding which quotas a claim locks needs: a quota's id, its size (null when unlimited), its items. */
+    /**
+     * What deciding which quotas a claim locks needs: a quota's id, its size (null when unlimited), its items, and
+     * whether a voucher blocks in it.
+     */
     public interface QuotaMembers {
 
         long id();
@@ -91,6 +106,9 @@ public class QuotaCounter {
 
         Set<Long> itemIds();
 
+        /** Whether {@code voucher} holds capacity in this quota at {@code now} (contract section 1). */
+        boolean blockedBy(Voucher voucher, Instant now);
+
         default boolean isFinite() {
             return size() != null;
         }
@@ -98,11 +116,24 @@ public class QuotaCounter {
 
     /** A quota as read before the locks: who is in it, not how much is left. */
     public record Membership(long id, Integer size, Set<Long> itemIds) implements QuotaMembers {
+
+        /** Judged from the voucher as read before the locks; the count under the locks has the last word. */
+        @Override
+        public boolean blockedBy(Voucher voucher, Instant now) {
+            return voucher.blockQuota && !voucher.hasExpired(now)
+                    && (Objects.equals(voucher.quotaId, id)
+                            || voucher.itemId != null && itemIds.contains(voucher.itemId));
+        }
     }
 
-    /** A quota as counted. */
+    /** A quota as counted, with the vouchers that blocked in it by the database's clock when it was counted. */
     public record CountedQuota(long id, String name, Integer size, Set<Long> itemIds,
-            QuotaAvailability availability) implements QuotaMembers {
+            QuotaAvailability availability, Set<Long> blockingVoucherIds) implements QuotaMembers {
+
+        @Override
+        public boolean blockedBy(Voucher voucher, Instant now) {
+            return blockingVoucherIds.contains(voucher.id);
+        }
     }
 
     private final Jdbc jdbc;
@@ -144,19 +175,20 @@ public class QuotaCounter {
     /** Every quota the items are in, with its members, without counting: what to lock. */
     public Jdbc.Query<Membership> membershipsOf(Collection<Long> itemIds) {
         return jdbc.statement(MEMBERSHIPS).set("items", itemIds.toArray(Long[]::new))
-                .reading(row -> new Membership(row.getLong(1), Jdbc.integer(row, 2), itemIds(row, 3)));
+                .reading(row -> new Membership(row.getLong(1), Jdbc.integer(row, 2), idSet(row, 3)));
     }
 
     private static Jdbc.Query<CountedQuota> counting(Jdbc.Statement countStatement,
             Collection<Long> excludedCartPositions) {
         return countStatement.set("excluded", excludedCartPositions.toArray(Long[]::new)).reading(row -> {
             Integer size = Jdbc.integer(row, 3);
-            return new CountedQuota(row.getLong(1), row.getString(2), size, itemIds(row, 4),
-                    QuotaAvailability.of(size, row.getLong(5), row.getLong(6), row.getLong(7), row.getLong(8)));
+            return new CountedQuota(row.getLong(1), row.getString(2), size, idSet(row, 4),
+                    QuotaAvailability.of(size, row.getLong(5), row.getLong(6), row.getLong(7), row.getLong(8)),
+                    idSet(row, 9));
         });
     }
 
-    private static Set<Long> itemIds(ResultSet row, int column) throws SQLException {
+    private static Set<Long> idSet(ResultSet row, int column) throws SQLException {
         return new TreeSet<>(Jdbc.longs(row, column));
     }
 }

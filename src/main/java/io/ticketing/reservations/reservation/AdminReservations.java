@@ -11,6 +11,7 @@ import io.ticketing.reservations.inventory.QuotaCounter;
 import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
 import io.ticketing.reservations.inventory.Seat;
 import io.ticketing.reservations.inventory.Voucher;
+import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.locking.AdvisoryLocks;
 import io.ticketing.reservations.locking.LockTarget;
 import io.ticketing.reservations.problem.InUseException;
@@ -20,7 +21,8 @@ import io.ticketing.reservations.problem.InUseException;
  * change takes, then check that it is free, or refuse with the buyer's codes. Call from a durable transaction
  * before the change is written, so that it does not count itself.
  * <ul>
- * <li>a new {@code block_quota} voucher, or one whose blocking grows: the finite quotas of its item or quota;</li>
+ * <li>a new {@code block_quota} voucher, or one whose blocking grows: the finite quotas it blocks in (those of its
+ * item, or its quota), each by what it blocks less the live holds it already had counted there;</li>
  * <li>a seat-bound voucher that starts to hold its seat, and blocking a seat: the seat;</li>
  * <li>lowering a voucher's {@code max_usages}: the voucher.</li>
  * </ul>
@@ -29,14 +31,20 @@ import io.ticketing.reservations.problem.InUseException;
 @ApplicationScoped
 public class AdminReservations implements CapacityGuard {
 
+    /** The voucher's cart positions that count now, of items in the quota. */
+    private static final String LIVE_HOLDS_IN_QUOTA = "SELECT count(*) FROM cart_positions"
+            + " WHERE voucher_id = :voucher AND expires >= now() AND item_id = ANY(:items)";
+
     private final Reservations reservations;
     private final AdvisoryLocks locks;
     private final QuotaCounter counter;
     private final ReservationCheckpoints checkpoints;
+    private final Jdbc jdbc;
 
     AdminReservations(Reservations reservations, AdvisoryLocks locks, QuotaCounter counter,
-            ReservationCheckpoints checkpoints) {
+            ReservationCheckpoints checkpoints, Jdbc jdbc) {
         this.checkpoints = checkpoints;
+        this.jdbc = jdbc;
         this.reservations = reservations;
         this.locks = locks;
         this.counter = counter;
@@ -67,9 +75,13 @@ public class AdminReservations implements CapacityGuard {
                     : List.of();
             reservations.requireLocked(counted.stream().map(quota -> LockTarget.quota(quota.id())).toList(), locked);
             for (CountedQuota quota : counted) {
+                // A voucher that did not block had its live holds counted as carts: blocking, it counts them instead.
+                long grows = change.blockingAfter() - (change.blockingBefore() > 0
+                        ? change.blockingBefore()
+                        : liveHoldsIn(voucher, quota));
                 int left = quota.availability().availableNumber();
-                if (left < growth) {
-                    throw ReservationConflict.voucherOverbooks(quota, left, growth);
+                if (left < grows) {
+                    throw ReservationConflict.voucherOverbooks(quota, left, grows);
                 }
             }
             if (change.takesSeat() && voucherHoldsTaken(seat, voucher)) {
@@ -104,6 +116,14 @@ public class AdminReservations implements CapacityGuard {
     private boolean voucherHoldsTaken(Seat seat, Voucher voucher) {
         Set<Long> itself = voucher.id == null ? Set.of() : Set.of(voucher.id);
         return !reservations.takenSeats(Set.of(seat.id), List.of(), itself).list().isEmpty();
+    }
+
+    private long liveHoldsIn(Voucher voucher, CountedQuota quota) {
+        return voucher.id == null
+                ? 0
+                : jdbc.statement(LIVE_HOLDS_IN_QUOTA).set("voucher", voucher.id)
+                        .set("items", quota.itemIds().toArray(Long[]::new)).reading(row -> row.getLong(1)).list()
+                        .get(0);
     }
 
     private List<CountedQuota> blockedBy(Voucher voucher) {

@@ -29,15 +29,15 @@ final class ReservationChecks {
     private ReservationChecks() {
     }
 
-    /** The objects a set of claims consumes, in the contract's words: finite quotas that grow, seats, vouchers. */
+    /**
+     * The objects a set of claims consumes, in the contract's words: finite quotas that grow (every finite quota of
+     * the claim's item but those its voucher blocks in), seats, vouchers.
+     */
     static Set<LockTarget> objectsToLock(List<Claim> claims, Map<Long, Voucher> vouchers,
-            List<? extends QuotaMembers> quotas) {
+            List<? extends QuotaMembers> quotas, Instant now) {
         Set<LockTarget> targets = new HashSet<>();
         for (Claim claim : claims) {
-            if (!usesBlockingVoucher(claim, vouchers)) {
-                quotasOf(claim.itemId(), quotas).stream().filter(QuotaMembers::isFinite)
-                        .forEach(quota -> targets.add(LockTarget.quota(quota.id())));
-            }
+            quotasGrownBy(claim, vouchers, quotas, now).forEach(quota -> targets.add(LockTarget.quota(quota.id())));
             if (claim.seatId() != null) {
                 targets.add(LockTarget.seat(claim.seatId()));
             }
@@ -94,18 +94,15 @@ final class ReservationChecks {
     }
 
     static void checkQuotas(List<Claim> claims, Map<Long, ItemForSale> items, Map<Long, Voucher> vouchers,
-            List<CountedQuota> quotas) {
+            List<CountedQuota> quotas, Instant now) {
         Map<CountedQuota, List<ItemForSale>> wanted = new LinkedHashMap<>();
         for (Claim claim : claims) {
-            List<CountedQuota> quotasOfItem = quotasOf(claim.itemId(), quotas);
-            if (quotasOfItem.isEmpty()) {
+            if (quotasOf(claim.itemId(), quotas).isEmpty()) {
                 throw ReservationConflict.notOnSale(items.get(claim.itemId()));
             }
-            if (!usesBlockingVoucher(claim, vouchers)) {
-                quotasOfItem.stream().filter(CountedQuota::isFinite)
-                        .forEach(quota -> wanted.computeIfAbsent(quota, q -> new ArrayList<>())
-                                .add(items.get(claim.itemId())));
-            }
+            quotasGrownBy(claim, vouchers, quotas, now)
+                    .forEach(quota -> wanted.computeIfAbsent(quota, q -> new ArrayList<>())
+                            .add(items.get(claim.itemId())));
         }
         for (Map.Entry<CountedQuota, List<ItemForSale>> demand : wanted.entrySet()) {
             CountedQuota quota = demand.getKey();
@@ -169,7 +166,14 @@ final class ReservationChecks {
         return quotas.stream().filter(quota -> quota.itemIds().contains(itemId)).toList();
     }
 
-    private static boolean usesBlockingVoucher(Claim claim, Map<Long, Voucher> vouchers) {
-        return claim.voucherId() != null && vouchers.get(claim.voucherId()).blockQuota;
+    /**
+     * The finite quotas whose usage a claim grows: all of its item's, but those its voucher blocks in (there the
+     * voucher counts the capacity already). Where the voucher does not block, the claim counts like any other.
+     */
+    private static <Q extends QuotaMembers> List<Q> quotasGrownBy(Claim claim, Map<Long, Voucher> vouchers,
+            List<Q> quotas, Instant now) {
+        Voucher voucher = claim.voucherId() == null ? null : vouchers.get(claim.voucherId());
+        return quotasOf(claim.itemId(), quotas).stream().filter(QuotaMembers::isFinite)
+                .filter(quota -> voucher == null || !quota.blockedBy(voucher, now)).toList();
     }
 }

@@ -1,5 +1,6 @@
 package io.ticketing.reservations.reservation;
 
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -35,8 +36,8 @@ import io.ticketing.reservations.problem.InventoryChanged;
  * <li>extend a cart, check out: the cart's positions that expired or are about to (the rest keep their hold);</li>
  * <li>mark an expired order paid: all its positions.</li>
  * </ul>
- * For each claim that is its item's finite quotas (unless it uses a {@code block_quota} voucher, which already
- * holds that capacity), its seat and its voucher; and the buyer, once, when a per-buyer limit applies to any
+ * For each claim that is its item's finite quotas (but those its voucher blocks in, where the voucher holds that
+ * capacity already: contract section 1), its seat and its voucher; and the buyer, once, when a per-buyer limit applies to any
  * claim. Best available seats lock the event exclusively ({@link #reserveChosen}). Admin changes lock in
  * {@link AdminReservations} and {@code InventoryService}; freeing capacity locks nothing.
  *
@@ -191,10 +192,11 @@ public class Reservations {
                 Map<Long, ItemForSale> itemsById = items.all().stream()
                         .collect(Collectors.toMap(ItemForSale::id, Function.identity()));
                 List<Membership> membershipsBefore = memberships.all();
-                ReservationChecks.checkRules(claims, itemsById, seats, vouchers, membershipsBefore, deadlines.now());
+                Instant now = deadlines.now();
+                ReservationChecks.checkRules(claims, itemsById, seats, vouchers, membershipsBefore, now);
 
                 boolean limited = ReservationChecks.checkBuyerKnown(claims, itemsById, buyer);
-                Set<LockTarget> locked = ReservationChecks.objectsToLock(claims, vouchers, membershipsBefore);
+                Set<LockTarget> locked = ReservationChecks.objectsToLock(claims, vouchers, membershipsBefore, now);
                 if (limited) {
                     locked.add(LockTarget.buyer(eventId, buyer));
                 }
@@ -221,9 +223,9 @@ public class Reservations {
                 }
 
                 if (!eventLocked) {
-                    requireLocked(ReservationChecks.objectsToLock(claims, vouchers, quotas.all()), locked);
+                    requireLocked(ReservationChecks.objectsToLock(claims, vouchers, quotas.all(), now), locked);
                 }
-                ReservationChecks.checkQuotas(claims, itemsById, vouchers, quotas.all());
+                ReservationChecks.checkQuotas(claims, itemsById, vouchers, quotas.all(), now);
                 if (takenSeats != null) {
                     takenSeats.first().ifPresent(taken -> {
                         throw ReservationConflict.seatUnavailable(seats.get(taken));

@@ -54,6 +54,7 @@ public class RacePauses implements ReservationCheckpoints {
         Race armed = race;
         if (armed != null && armed.eventId == eventId) {
             armed.checked.incrementAndGet();
+            armed.firstChecked.countDown();
             await(armed.released, "the other racers");
         }
     }
@@ -111,6 +112,7 @@ public class RacePauses implements ReservationCheckpoints {
         private final long eventId;
         private final int racers;
         private final AtomicInteger checked = new AtomicInteger();
+        private final CountDownLatch firstChecked = new CountDownLatch(1);
         private final CountDownLatch released = new CountDownLatch(1);
         private final CountDownLatch closed = new CountDownLatch(1);
         private CompletableFuture<Void> watcher;
@@ -118,6 +120,11 @@ public class RacePauses implements ReservationCheckpoints {
         private Race(long eventId, int racers) {
             this.eventId = eventId;
             this.racers = racers;
+        }
+
+        /** Returns once a racer has checked and is held. */
+        public void awaitFirstChecked() {
+            await(firstChecked, "a racer to check");
         }
 
         /** On its own connection, outside any flow's transaction: each query sees the backends as they are now. */

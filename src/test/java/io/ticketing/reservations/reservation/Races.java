@@ -32,6 +32,7 @@ import io.restassured.response.Response;
 import io.ticketing.reservations.order.OrderService;
 import io.ticketing.reservations.support.Crowd;
 import io.ticketing.reservations.support.Crowd.Outcome;
+import io.ticketing.reservations.support.Oracle;
 import io.ticketing.reservations.support.Sql;
 
 /**
@@ -292,10 +293,10 @@ abstract class Races {
     void expect(String event, List<Outcome> outcomes, Runnable promised) {
         if (locking()) {
             promised.run();
-            Invariants.assertNeverOversold(sql, event);
+            Oracle.assertNeverOversold(sql, event);
         } else {
             assertThat(outcomes).as("without locks every racer wins").allMatch(outcome -> outcome.status() / 100 == 2);
-            Invariants.assertOversold(sql, event);
+            Oracle.assertOversold(sql, event);
         }
     }
 }

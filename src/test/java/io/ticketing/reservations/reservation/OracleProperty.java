@@ -1,0 +1,330 @@
+package io.ticketing.reservations.reservation;
+
+import static io.ticketing.reservations.support.Api.admin;
+import static io.ticketing.reservations.support.Api.newEvent;
+import static io.ticketing.reservations.support.Api.newItem;
+import static io.ticketing.reservations.support.Api.newQuota;
+import static io.ticketing.reservations.support.Api.newSeatedItem;
+import static io.ticketing.reservations.support.Api.newSeats;
+import static io.ticketing.reservations.support.Api.newVoucher;
+import static io.ticketing.reservations.support.Api.storefront;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.restassured.response.Response;
+import io.ticketing.reservations.support.Crowd;
+import io.ticketing.reservations.support.Oracle;
+import io.ticketing.reservations.support.Oracle.QuotaUsage;
+import io.ticketing.reservations.support.Sql;
+
+/**
+ * The invariant itself, against every operation in any order: random sequences of adds (with and without vouchers,
+ * seats, items in several quotas), removals, extensions, checkouts, payments, cancels, time passing past holds
+ * and voucher deadlines, admin edits (voucher uses, {@code block_quota}, {@code valid_until}, deletes and new
+ * vouchers; quota sizes from and to unlimited, items joining and leaving quotas, PATCHes naming one field; seats
+ * blocked), and bursts of concurrent buyers between them, raced with {@link RacePauses}. After every step the
+ * {@link Oracle}: the service's availability equals the contract's, and no quota holds more than its size unless
+ * an admin edit shrank it below, after which it never grows. {@link OraclePropertyTest} runs it with the locks,
+ * where nothing is broken; {@link OraclePropertyWithoutLocksTest} without, where the oracle finds an oversell.
+ *
+ * <p>{@code -Dproperty.steps=N} runs a longer sequence, {@code -Dproperty.seed=S} replays one.
+ */
+abstract class OracleProperty {
+
+    private static final String EVENT = "/api/v1/events/{event}";
+    private static final List<String> VOUCHERS = List.of("BLOCKITEM", "BLOCKQUOTA", "PLAIN");
+    private static final int SEATS = 4;
+
+    @Inject
+    Sql sql;
+
+    @Inject
+    RacePauses pauses;
+
+    private Random random;
+    private String event;
+    private long eventId;
+    private final List<Long> items = new ArrayList<>();
+    private final List<Long> quotas = new ArrayList<>();
+    private final List<String> carts = new ArrayList<>();
+    private final List<String> orders = new ArrayList<>();
+    private final Map<Long, Long> usedBefore = new HashMap<>();
+    private final List<String> broken = new ArrayList<>();
+
+    /** Whether the advisory locks are on in this test's service. */
+    abstract boolean locking();
+
+    @Test
+    void randomSalesAndEditsNeverPassTheOracle() {
+        long seed = Long.getLong("property.seed", System.nanoTime());
+        int steps = Integer.getInteger("property.steps", 60);
+        random = new Random(seed);
+        setUp();
+        List<String> done = new ArrayList<>();
+        for (int step = 0; step < steps; step++) {
+            // Every run races at least once, so that the lock-off twin has its chance to oversell.
+            String action = step == 0 ? burst() : step();
+            done.add(action);
+            check(done.size() + ". " + action, action.startsWith("patch quota"));
+            if (locking() && !broken.isEmpty()) {
+                break;
+            }
+        }
+        System.out.printf("%s: %d steps from seed %d, %d promises broken%n", getClass().getSimpleName(), done.size(),
+                seed, broken.size());
+        String replay = "replay with -Dproperty.seed=" + seed + " -Dproperty.steps=" + steps + "; steps: " + done;
+        if (locking()) {
+            assertThat(broken).as(replay).isEmpty();
+        } else {
+            assertThat(broken).as("without locks the oracle must find an oversell; " + replay).isNotEmpty();
+        }
+    }
+
+    private void setUp() {
+        event = newEvent(locking() ? "property" : "property-unlocked");
+        eventId = sql.number("SELECT id FROM events WHERE slug = ?1", event);
+        long inTwo = newItem(event, "In two quotas", "10");
+        long shared = newItem(event, "Shared with unlimited", "20");
+        long seated = newSeatedItem(event, "Seated", "30");
+        newSeats(event, seated, "p", SEATS);
+        items.addAll(List.of(inTwo, shared, seated));
+        long wide = newQuota(event, 4, List.of(inTwo, shared));
+        quotas.addAll(List.of(wide, newQuota(event, 3, List.of(inTwo)), newQuota(event, null, List.of(shared)),
+                newQuota(event, 3, List.of(seated, shared))));
+        newVoucher(event, Map.of("code", "BLOCKITEM", "max_usages", 2, "item_id", inTwo, "block_quota", true,
+                "valid_until", "2099-01-01T00:00:00Z"));
+        newVoucher(event, Map.of("code", "BLOCKQUOTA", "max_usages", 2, "quota_id", wide, "block_quota", true));
+        newVoucher(event, Map.of("code", "PLAIN", "max_usages", 3));
+        newCart();
+        check("set-up", true);
+    }
+
+    /** One random step; returns what it did and how the service answered. */
+    private String step() {
+        int dice = random.nextInt(100);
+        if (dice < 25) {
+            return add();
+        } else if (dice < 37) {
+            return burst();
+        } else if (dice < 42) {
+            return removeSomething();
+        } else if (dice < 46) {
+            return call("extend", storefront().post(EVENT + "/carts/{cart}/extend", event, any(carts)));
+        } else if (dice < 56) {
+            return checkout();
+        } else if (dice < 62 && !orders.isEmpty()) {
+            String change = random.nextBoolean() ? "mark_paid" : "cancel";
+            return call("order " + change, admin().post(EVENT + "/orders/{code}/" + change, event, any(orders)));
+        } else if (dice < 62) {
+            return checkout();
+        } else if (dice < 67) {
+            int expired = sql.update(
+                    "UPDATE cart_positions SET expires = date_trunc('second', now()) - interval '1 second'"
+                            + " WHERE cart_id IN (SELECT id FROM carts WHERE event_id = ?1) AND random() < 0.4",
+                    eventId);
+            return "time passes past " + expired + " holds";
+        } else if (dice < 71) {
+            String code = any(VOUCHERS);
+            sql.update(
+                    "UPDATE vouchers SET valid_until = now() - interval '1 second' WHERE event_id = ?1 AND code = ?2",
+                    eventId, code);
+            return "time passes past voucher " + code + "'s deadline";
+        } else if (dice < 82) {
+            return editVoucher();
+        } else if (dice < 93) {
+            return editQuota();
+        } else {
+            String guid = "p-" + (1 + random.nextInt(SEATS));
+            return patch("seat " + guid, EVENT + "/seats/" + guid, Map.of("blocked", random.nextBoolean()));
+        }
+    }
+
+    private String add() {
+        String cart = carts.isEmpty() || random.nextInt(3) == 0 ? newCart() : any(carts);
+        Map<String, Object> position = position();
+        if (random.nextInt(3) > 0) {
+            position.put("voucher_code", any(VOUCHERS));
+        }
+        return call("add " + position,
+                storefront().body(Map.of("positions", List.of(position))).post(EVENT + "/carts/{cart}/positions",
+                        event, cart));
+    }
+
+    /** Buyers racing for one item (and seat) that has a place left: one more of them than there are places. */
+    private String burst() {
+        Map<String, Object> position = position();
+        long item = (Long) position.get("item_id");
+        Map<Long, QuotaUsage> usage = Oracle.quotas(sql, event);
+        Integer left = usage.values().stream().filter(quota -> quota.size() != null && itemIn(item, quota.id()))
+                .map(QuotaUsage::availableNumber).min(Integer::compare).orElse(null);
+        // A race nobody can win is never decided: every racer must be able to pass the checks alone.
+        boolean seatFree = !position.containsKey("seat_guid") || seatFree((String) position.get("seat_guid"));
+        if (left != null && left == 0 || !itemOnSale(item) || !seatFree) {
+            return add();
+        }
+        int racers = Math.min(6, (left == null ? 2 : left + 1) + random.nextInt(2));
+        List<String> racing = new ArrayList<>();
+        for (int i = 0; i < racers; i++) {
+            racing.add(newCart());
+        }
+        List<Crowd.Outcome> outcomes;
+        try (RacePauses.Race race = pauses.race(eventId, racers)) {
+            outcomes = Crowd.run(racers, i -> storefront().body(Map.of("positions", List.of(position)))
+                    .post(EVENT + "/carts/{cart}/positions", event, racing.get(i)));
+        } catch (Exception e) {
+            throw new AssertionError("the burst for " + position + " was not decided", e);
+        }
+        outcomes.forEach(outcome -> requireNoServerError("burst", outcome.status(), outcome.body()));
+        return racers + " racers for " + position + " (" + left + " left): "
+                + outcomes.stream().map(outcome -> outcome.code() == null ? "" + outcome.status() : outcome.code())
+                        .toList();
+    }
+
+    private String removeSomething() {
+        String cart = any(carts);
+        if (random.nextBoolean()) {
+            return call("delete cart", storefront().delete(EVENT + "/carts/{cart}", event, cart));
+        }
+        List<Long> positions = storefront().get(EVENT + "/carts/{cart}", event, cart).jsonPath().getList("positions.id",
+                Long.class);
+        if (positions == null || positions.isEmpty()) {
+            return "nothing to remove";
+        }
+        return call("remove position", storefront().delete(EVENT + "/carts/{cart}/positions/{position}", event, cart,
+                any(positions)));
+    }
+
+    private String checkout() {
+        Response placed = storefront().body(Map.of("cart_id", any(carts), "email", "buyer@example.com"))
+                .post(EVENT + "/orders", event);
+        if (placed.statusCode() == 201) {
+            orders.add(placed.jsonPath().getString("code"));
+        }
+        return call("checkout", placed);
+    }
+
+    private String editVoucher() {
+        String code = any(VOUCHERS);
+        int dice = random.nextInt(6);
+        if (dice == 0) {
+            Response deleted = admin().delete(EVENT + "/vouchers/{code}", event, code);
+            if (deleted.statusCode() == 204) {
+                Map<String, Object> voucher = new HashMap<>(Map.of("code", code, "max_usages", 1 + random.nextInt(3),
+                        "block_quota", random.nextBoolean()));
+                voucher.put(random.nextBoolean() ? "item_id" : "quota_id",
+                        random.nextBoolean() ? any(items.subList(0, 2)) : any(quotas));
+                Response created = admin().body(voucher).post(EVENT + "/vouchers", event);
+                return call("delete voucher " + code + ", then " + voucher, created);
+            }
+            return call("delete voucher " + code, deleted);
+        }
+        Map<String, Object> changes = new HashMap<>();
+        switch (dice) {
+            case 1 -> changes.put("max_usages", 1 + random.nextInt(4));
+            case 2, 3 -> changes.put("block_quota", random.nextBoolean());
+            case 4 -> changes.put("valid_until", random.nextBoolean() ? null : "2099-01-01T00:00:00Z");
+            default -> {
+                // Names none of the fields that count: all of them must stay as they are.
+            }
+        }
+        return patch("voucher " + code, EVENT + "/vouchers/" + code, changes);
+    }
+
+    private String editQuota() {
+        long quota = any(quotas);
+        Map<String, Object> changes = new HashMap<>();
+        switch (random.nextInt(4)) {
+            case 0 -> changes.put("size", random.nextInt(4) == 0 ? null : random.nextInt(6));
+            case 1 -> changes.put("items",
+                    items.stream().filter(item -> random.nextInt(3) > 0).toList());
+            case 2 -> changes.put("name", "renamed " + random.nextInt(100));
+            default -> {
+                // An empty merge patch: nothing changes.
+            }
+        }
+        return patch("quota " + quota, EVENT + "/quotas/" + quota, changes);
+    }
+
+    /**
+     * The oracle after a step. A quota above its size is broken unless {@code adminEdit} put it there (a shrink may)
+     * or it was above before and has not grown since.
+     */
+    private void check(String step, boolean adminEdit) {
+        Map<Long, QuotaUsage> usage = Oracle.quotas(sql, event);
+        for (QuotaUsage quota : usage.values()) {
+            long before = usedBefore.getOrDefault(quota.id(), 0L);
+            boolean grewPastSize = quota.size() != null && quota.used() > quota.size() && quota.used() > before;
+            if (grewPastSize && !adminEdit) {
+                broken.add(
+                        "after " + step + ": quota " + quota.id() + " holds " + quota.used() + " of " + quota.size());
+            }
+            usedBefore.put(quota.id(), quota.used());
+        }
+        Oracle.brokenPromises(sql, event, usage.keySet())
+                .forEach(promise -> broken.add("after " + step + ": " + promise));
+        Oracle.assertServiceAgrees(sql, event);
+    }
+
+    private Map<String, Object> position() {
+        long item = any(items);
+        Map<String, Object> position = new LinkedHashMap<>(Map.of("item_id", item));
+        if (item == items.get(2)) {
+            position.put("seat_guid", "p-" + (1 + random.nextInt(SEATS)));
+        }
+        return position;
+    }
+
+    private boolean itemIn(long item, long quota) {
+        return sql.number("SELECT count(*) FROM quota_items WHERE quota_id = ?1 AND item_id = ?2", quota, item) > 0;
+    }
+
+    /** Section 1's available seat: not blocked, held, sold, or held by a seat-bound voucher. */
+    private boolean seatFree(String guid) {
+        return sql.number("""
+                SELECT count(*) FROM seats s WHERE s.event_id = ?1 AND s.guid = ?2 AND NOT s.blocked
+                  AND NOT EXISTS (SELECT 1 FROM cart_positions c WHERE c.seat_id = s.id AND c.expires >= now())
+                  AND NOT EXISTS (SELECT 1 FROM order_positions p JOIN orders o ON o.id = p.order_id
+                    WHERE p.seat_id = s.id AND o.status IN ('pending', 'paid'))
+                  AND NOT EXISTS (SELECT 1 FROM vouchers v WHERE v.seat_id = s.id)""", eventId, guid) > 0;
+    }
+
+    private boolean itemOnSale(long item) {
+        return sql.number("SELECT count(*) FROM quota_items WHERE item_id = ?1", item) > 0;
+    }
+
+    private String newCart() {
+        String cart = storefront().post(EVENT + "/carts", event).then().statusCode(201).extract().jsonPath()
+                .getString("id");
+        carts.add(cart);
+        return cart;
+    }
+
+    private String patch(String what, String path, Map<String, Object> changes) {
+        String etag = admin().get(path, event).then().statusCode(200).extract().header("ETag");
+        return call("patch " + what + " " + changes, admin().header("If-Match", etag).body(changes).patch(path, event));
+    }
+
+    private static String call(String what, Response response) {
+        requireNoServerError(what, response.statusCode(), response.asString());
+        String code = response.statusCode() >= 400 ? " " + response.jsonPath().getString("code") : "";
+        return what + ": " + response.statusCode() + code;
+    }
+
+    private static void requireNoServerError(String what, int status, String body) {
+        assertThat(status).as("%s answered %s", what, body).isLessThan(500);
+    }
+
+    private <T> T any(List<T> list) {
+        return list.isEmpty() ? null : list.get(random.nextInt(list.size()));
+    }
+}

@@ -1,0 +1,169 @@
+package io.ticketing.reservations.support;
+
+import static io.ticketing.reservations.support.Api.admin;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.restassured.path.json.JsonPath;
+
+/**
+ * The promises of contract sections 1, 2 and 8, computed straight from the rows in SQL written from the contract's
+ * text, apart from the service's counters and its counting statement: what each quota holds, and which promises an
+ * event breaks. {@link OracleCheck} runs it after every test; races and the property test call it directly.
+ */
+public final class Oracle {
+
+    /**
+     * Section 1, one row per quota of the event: id, size, paid, pending, carts, blocking vouchers. A voucher blocks
+     * in a quota while block_quota is on, valid_until has not passed, and its item_id is in the quota or its
+     * quota_id is the quota; its live holds are then left out of that quota's carts (the block counts them).
+     */
+    private static final String QUOTAS = """
+            WITH quota AS (SELECT q.id, q.size FROM quotas q JOIN events e ON e.id = q.event_id WHERE e.slug = ?1),
+            blocking AS (
+              SELECT quota.id AS quota_id, v.id AS voucher_id, greatest(v.max_usages - v.redeemed, 0) AS uses_left
+              FROM quota JOIN vouchers v ON v.block_quota AND (v.valid_until IS NULL OR v.valid_until >= now())
+                AND (v.quota_id = quota.id
+                     OR v.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id)))
+            SELECT quota.id, quota.size,
+              (SELECT count(*) FROM order_positions p JOIN orders o ON o.id = p.order_id
+                WHERE o.status = 'paid' AND p.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id)),
+              (SELECT count(*) FROM order_positions p JOIN orders o ON o.id = p.order_id
+                WHERE o.status = 'pending' AND p.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id)),
+              (SELECT count(*) FROM cart_positions c
+                WHERE c.expires >= now() AND c.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id)
+                  AND NOT EXISTS (SELECT 1 FROM blocking b WHERE b.quota_id = quota.id AND b.voucher_id = c.voucher_id)),
+              (SELECT coalesce(sum(b.uses_left), 0) FROM blocking b WHERE b.quota_id = quota.id)
+            FROM quota ORDER BY quota.id""";
+
+    private static final String SEATS_HELD_TWICE = """
+            SELECT seat_id FROM (
+              SELECT c.seat_id FROM cart_positions c JOIN carts k ON k.id = c.cart_id JOIN events e ON e.id = k.event_id
+                WHERE e.slug = ?1 AND c.seat_id IS NOT NULL AND c.expires >= now()
+              UNION ALL
+              SELECT p.seat_id FROM order_positions p JOIN orders o ON o.id = p.order_id JOIN events e ON e.id = o.event_id
+                WHERE e.slug = ?1 AND p.seat_id IS NOT NULL AND o.status IN ('paid', 'pending')) held
+            GROUP BY seat_id HAVING count(*) > 1""";
+
+    private static final String VOUCHERS_OVERUSED = """
+            SELECT v.code FROM vouchers v JOIN events e ON e.id = v.event_id
+            WHERE e.slug = ?1 AND v.max_usages < v.redeemed
+              + (SELECT count(*) FROM cart_positions c WHERE c.voucher_id = v.id AND c.expires >= now())""";
+
+    private static final String VOUCHERS_MISCOUNTED = """
+            SELECT v.code FROM vouchers v JOIN events e ON e.id = v.event_id
+            WHERE e.slug = ?1 AND v.redeemed <> (SELECT count(*) FROM order_positions p JOIN orders o ON o.id = p.order_id
+              WHERE p.voucher_id = v.id AND o.status IN ('paid', 'pending'))""";
+
+    private static final String BUYERS_PAST_THEIR_LIMITS = """
+            WITH held AS (
+              SELECT k.buyer, c.item_id FROM cart_positions c JOIN carts k ON k.id = c.cart_id
+                JOIN events e ON e.id = k.event_id
+                WHERE e.slug = ?1 AND k.buyer IS NOT NULL AND c.expires >= now()
+              UNION ALL
+              SELECT o.buyer, p.item_id FROM order_positions p JOIN orders o ON o.id = p.order_id
+                JOIN events e ON e.id = o.event_id
+                WHERE e.slug = ?1 AND o.buyer IS NOT NULL AND o.status IN ('paid', 'pending'))
+            SELECT h.buyer || ' of item ' || h.item_id FROM held h JOIN items i ON i.id = h.item_id
+              GROUP BY h.buyer, h.item_id, i.max_per_buyer HAVING count(*) > i.max_per_buyer
+            UNION ALL
+            SELECT h.buyer || ' in the event' FROM held h JOIN events e ON e.slug = ?1
+              GROUP BY h.buyer, e.max_per_buyer HAVING count(*) > e.max_per_buyer""";
+
+    private Oracle() {
+    }
+
+    /** What a quota holds by section 1; {@code size} is null when unlimited. */
+    public record QuotaUsage(long id, Integer size, long paid, long pending, long carts, long blockingVouchers) {
+
+        public long used() {
+            return paid + pending + carts + blockingVouchers;
+        }
+
+        /** Section 1's available_number: null when unlimited, never below 0. */
+        public Integer availableNumber() {
+            return size == null ? null : (int) Math.max(0, size - used());
+        }
+    }
+
+    /** Every quota of the event, by id, as section 1 counts it now. */
+    public static Map<Long, QuotaUsage> quotas(Sql sql, String event) {
+        Map<Long, QuotaUsage> quotas = new LinkedHashMap<>();
+        for (Object row : sql.rows(QUOTAS, event)) {
+            Object[] columns = (Object[]) row;
+            QuotaUsage usage = new QuotaUsage(number(columns[0]),
+                    columns[1] == null ? null : (int) number(columns[1]), number(columns[2]), number(columns[3]),
+                    number(columns[4]), number(columns[5]));
+            quotas.put(usage.id(), usage);
+        }
+        return quotas;
+    }
+
+    /**
+     * The promises the event breaks right now: quotas used past their size (but those in {@code excused}, which an
+     * admin shrank below what they hold), seats held twice, vouchers overused or miscounted, buyers past their
+     * limits.
+     */
+    public static List<String> brokenPromises(Sql sql, String event, Set<Long> excused) {
+        List<String> broken = new ArrayList<>();
+        quotas(sql, event).values().stream()
+                .filter(quota -> quota.size() != null && quota.used() > quota.size() && !excused.contains(quota.id()))
+                .forEach(quota -> broken.add("quota " + quota.id() + " holds " + quota.used() + " of " + quota.size()));
+        sql.rows(SEATS_HELD_TWICE, event).forEach(seat -> broken.add("seat " + seat + " held twice"));
+        sql.rows(VOUCHERS_OVERUSED, event).forEach(code -> broken.add("voucher " + code + " used too often"));
+        sql.rows(VOUCHERS_MISCOUNTED, event).forEach(code -> broken.add("voucher " + code + " redeemed miscounted"));
+        sql.rows(BUYERS_PAST_THEIR_LIMITS, event).forEach(buyer -> broken.add("buyer " + buyer + " past the limit"));
+        return broken;
+    }
+
+    public static void assertNeverOversold(Sql sql, String event) {
+        assertThat(brokenPromises(sql, event, Set.of())).as("promises broken in event %s", event).isEmpty();
+        assertServiceAgrees(sql, event);
+    }
+
+    /** The lock-off twin's check: the race sold what it must not, and the service still counts what is there. */
+    public static void assertOversold(Sql sql, String event) {
+        assertThat(brokenPromises(sql, event, Set.of())).as("promises broken without the locks").isNotEmpty();
+        assertServiceAgrees(sql, event);
+    }
+
+    /**
+     * The service's availability of every quota of the event equals section 1's. Holds and vouchers may pass their
+     * deadlines while the two are read, so the oracle is read before and after the service, and they are compared
+     * only when the oracle did not move in between.
+     */
+    public static void assertServiceAgrees(Sql sql, String event) {
+        for (int attempt = 1;; attempt++) {
+            Map<Long, QuotaUsage> before = quotas(sql, event);
+            Map<Long, QuotaUsage> served = served(event, before.keySet());
+            if (before.equals(quotas(sql, event)) || attempt == 5) {
+                assertThat(served).as("the service's availability of the quotas of event %s", event).isEqualTo(before);
+                return;
+            }
+        }
+    }
+
+    private static Map<Long, QuotaUsage> served(String event, Set<Long> quotaIds) {
+        Map<Long, QuotaUsage> served = new LinkedHashMap<>();
+        for (long quota : quotaIds) {
+            JsonPath counted = admin().get("/api/v1/events/{event}/quotas/{quota}/availability", event, quota)
+                    .then().statusCode(200).extract().jsonPath();
+            QuotaUsage usage = new QuotaUsage(quota, counted.get("size"), counted.getLong("paid_orders"),
+                    counted.getLong("pending_orders"), counted.getLong("cart_positions"),
+                    counted.getLong("blocking_vouchers"));
+            assertThat(counted.<Integer>get("available_number")).as("available_number of quota %d", quota)
+                    .isEqualTo(usage.availableNumber());
+            served.put(quota, usage);
+        }
+        return served;
+    }
+
+    private static long number(Object value) {
+        return ((Number) value).longValue();
+    }
+}
