@@ -310,7 +310,11 @@ abstract class OracleProperty {
     }
 
     private String patch(String what, String path, Map<String, Object> changes) {
-        String etag = admin().get(path, event).then().statusCode(200).extract().header("ETag");
+        Response current = admin().get(path, event);
+        if (current.statusCode() == 404) {
+            return call("patch " + what + " that is gone", current);
+        }
+        String etag = current.then().statusCode(200).extract().header("ETag");
         return call("patch " + what + " " + changes, admin().header("If-Match", etag).body(changes).patch(path, event));
     }
 
