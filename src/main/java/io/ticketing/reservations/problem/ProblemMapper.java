@@ -21,6 +21,8 @@ import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import org.postgresql.util.PSQLException;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
@@ -42,12 +44,19 @@ public class ProblemMapper {
         return response.build();
     }
 
-    /** Unknown paths, wrong methods and unsupported media types, as JAX-RS reports them. */
+    /**
+     * Unknown paths, wrong methods and unsupported media types, as JAX-RS reports them; and bodies that are not JSON,
+     * which Quarkus' reader reports as a bare 400 around Jackson's error.
+     */
     @ServerExceptionMapper
     public Response webApplicationException(WebApplicationException e) {
         int status = e.getResponse().getStatus();
+        if (status == 400) {
+            return respond(e.getCause() instanceof JsonProcessingException json
+                    ? ValidationProblemMapper.invalid(json)
+                    : new ValidationException("request", "is malformed"));
+        }
         String code = switch (status) {
-            case 400 -> "validation_failed";
             case 404 -> "not_found";
             case 405 -> "method_not_allowed";
             case 406 -> "not_acceptable";
