@@ -16,8 +16,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
-import io.ticketing.reservations.problem.ApiException;
 import io.ticketing.reservations.problem.NotFoundException;
+import io.ticketing.reservations.problem.Taken;
 import io.ticketing.reservations.problem.ValidationException;
 
 @ApplicationScoped
@@ -72,8 +72,7 @@ public class EventService {
     public Event create(EventRequests.NewEvent request) {
         requireKnownCurrency(request.currency());
         if (Event.findBySlug(request.slug()).isPresent()) {
-            throw new ApiException(409, "slug_taken", "Conflict",
-                    "An event with slug '" + request.slug() + "' exists.");
+            throw Taken.slug(request.slug());
         }
         Event event = new Event();
         event.slug = request.slug();

@@ -25,8 +25,8 @@ import io.quarkus.jackson.ObjectMapperCustomizer;
  * Strict JSON for the whole API (contract section 4): a body is one JSON document with the types its schema names.
  * Jackson is lenient by default ({@code 1.5} becomes {@code 1}, {@code "5"} becomes {@code 5}, {@code 12} becomes
  * a price, {@code ""} becomes a null date, trailing content is ignored); here each of those is a
- * {@code validation_failed} naming the field. Strings may not hold NUL, which PostgreSQL cannot store, and times
- * are RFC 3339 strings within the years 0001 to 9999, which PostgreSQL can.
+ * {@code validation_failed} naming the field. Strings may not hold NUL or a lone surrogate, which PostgreSQL cannot
+ * store, and times are RFC 3339 strings within the years 0001 to 9999, which PostgreSQL can.
  */
 @Singleton
 public class StrictJson implements ObjectMapperCustomizer {
@@ -55,14 +55,18 @@ public class StrictJson implements ObjectMapperCustomizer {
             mapper.coercionConfigFor(LogicalType.Textual).setCoercion(scalar, CoercionAction.Fail);
         }
         mapper.registerModule(new SimpleModule("strict-input")
-                .addDeserializer(String.class, new NoNulString())
+                .addDeserializer(String.class, new StorableString())
                 .addDeserializer(Instant.class, new StorableInstant()));
     }
 
-    /** Any string; PostgreSQL's text cannot hold U+0000, and a client that sends it means something else. */
-    static final class NoNulString extends StdScalarDeserializer<String> {
+    /**
+     * Any string PostgreSQL's UTF-8 text can hold. It cannot hold U+0000, and a surrogate without its pair
+     * ({@code "\ud800"}, which JSON escapes allow) is no character at all: the driver would store it as '?'. A client
+     * that sends either means something else.
+     */
+    static final class StorableString extends StdScalarDeserializer<String> {
 
-        NoNulString() {
+        StorableString() {
             super(String.class);
         }
 
@@ -72,7 +76,24 @@ public class StrictJson implements ObjectMapperCustomizer {
             if (value != null && value.indexOf('\0') >= 0) {
                 return (String) context.handleWeirdStringValue(String.class, value, "must not contain NUL");
             }
+            if (value != null && hasLoneSurrogate(value)) {
+                return (String) context.handleWeirdStringValue(String.class, value,
+                        "must not contain a lone surrogate");
+            }
             return value;
+        }
+
+        private static boolean hasLoneSurrogate(String value) {
+            for (int i = 0; i < value.length(); i++) {
+                char c = value.charAt(i);
+                if (Character.isHighSurrogate(c) && i + 1 < value.length()
+                        && Character.isLowSurrogate(value.charAt(i + 1))) {
+                    i++;
+                } else if (Character.isSurrogate(c)) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 

@@ -15,8 +15,8 @@ import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.locking.DurableTransaction;
-import io.ticketing.reservations.problem.ApiException;
 import io.ticketing.reservations.problem.NotFoundException;
+import io.ticketing.reservations.problem.Taken;
 import io.ticketing.reservations.problem.ValidationException;
 
 /** The seating plan. New seats only add capacity, so creating them takes no lock. */
@@ -43,7 +43,7 @@ public class SeatService {
         }
         List<String> existing = rows.existingSeats(event.id, List.copyOf(guids));
         if (!existing.isEmpty()) {
-            throw new ApiException(409, "seat_exists", "Conflict", "These seats exist already: " + existing);
+            throw Taken.seats(existing);
         }
         rows.insertSeats(event.id, seats);
         return seats.stream().map(seat -> new InventoryViews.SeatView(seat.guid(), seat.name().strip(), seat.itemId(),

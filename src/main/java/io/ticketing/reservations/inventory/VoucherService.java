@@ -14,9 +14,9 @@ import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.locking.DurableTransaction;
-import io.ticketing.reservations.problem.ApiException;
 import io.ticketing.reservations.problem.InUseException;
 import io.ticketing.reservations.problem.NotFoundException;
+import io.ticketing.reservations.problem.Taken;
 import io.ticketing.reservations.problem.ValidationException;
 
 /** Vouchers. One that blocks quota or holds a seat makes things less available, so it is reserved first. */
@@ -36,8 +36,7 @@ public class VoucherService {
     @DurableTransaction
     public Voucher create(Event event, InventoryRequests.NewVoucher request) {
         if (Voucher.findByCode(event.id, request.code()).isPresent()) {
-            throw new ApiException(409, "voucher_code_taken", "Conflict",
-                    "A voucher with code '" + request.code() + "' exists in this event (codes ignore case).");
+            throw Taken.voucherCode(request.code());
         }
         Voucher voucher = new Voucher();
         voucher.eventId = event.id;

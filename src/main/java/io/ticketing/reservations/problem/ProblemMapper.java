@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
@@ -18,6 +19,9 @@ import jakarta.ws.rs.core.Response;
 
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+import org.postgresql.util.PSQLException;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
 
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
@@ -27,6 +31,7 @@ import io.quarkus.security.UnauthorizedException;
 public class ProblemMapper {
 
     private static final Logger LOG = Logger.getLogger(ProblemMapper.class);
+    private static final String UNIQUE_VIOLATION = "23505";
 
     @ServerExceptionMapper
     public Response apiException(ApiException e) {
@@ -39,12 +44,19 @@ public class ProblemMapper {
         return response.build();
     }
 
-    /** Unknown paths, wrong methods and unsupported media types, as JAX-RS reports them. */
+    /**
+     * Unknown paths, wrong methods and unsupported media types, as JAX-RS reports them; and bodies that are not JSON,
+     * which Quarkus' reader reports as a bare 400 around Jackson's error.
+     */
     @ServerExceptionMapper
     public Response webApplicationException(WebApplicationException e) {
         int status = e.getResponse().getStatus();
+        if (status == 400) {
+            return respond(e.getCause() instanceof JsonProcessingException json
+                    ? ValidationProblemMapper.invalid(json)
+                    : new ValidationException("request", "is malformed"));
+        }
         String code = switch (status) {
-            case 400 -> "validation_failed";
             case 404 -> "not_found";
             case 405 -> "method_not_allowed";
             case 406 -> "not_acceptable";
@@ -81,6 +93,10 @@ public class ProblemMapper {
 
     @ServerExceptionMapper
     public Response unexpected(Exception e) {
+        Optional<Taken> taken = takenName(e);
+        if (taken.isPresent()) {
+            return respond(taken.get());
+        }
         if (InventoryChanged.isCause(e)) {
             return respond(new InventoryChanged());
         }
@@ -119,10 +135,24 @@ public class ProblemMapper {
     }
 
     /**
-     * Whether {@code e} or anything behind it passes {@code test}: causes, and suppressed exceptions too, where the
-     * transaction manager puts the driver's error when a commit fails.
+     * A unique violation (SQLSTATE 23505) of a constraint behind a create's check for a taken name: the create raced
+     * another past the check, and the client hears what the check says.
      */
+    static Optional<Taken> takenName(Throwable e) {
+        return firstCause(e, cause -> cause instanceof PSQLException sql && UNIQUE_VIOLATION.equals(sql.getSQLState())
+                && sql.getServerErrorMessage() != null)
+                .flatMap(cause -> Taken.byConstraint(((PSQLException) cause).getServerErrorMessage().getConstraint()));
+    }
+
     private static boolean anyCause(Throwable e, Predicate<Throwable> test) {
+        return firstCause(e, test).isPresent();
+    }
+
+    /**
+     * The first of {@code e} and everything behind it that passes {@code test}: causes, and suppressed exceptions
+     * too, where the transaction manager puts the driver's error when a commit fails.
+     */
+    private static Optional<Throwable> firstCause(Throwable e, Predicate<Throwable> test) {
         Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         Deque<Throwable> next = new ArrayDeque<>(List.of(e));
         while (!next.isEmpty()) {
@@ -131,14 +161,14 @@ public class ProblemMapper {
                 continue;
             }
             if (test.test(cause)) {
-                return true;
+                return Optional.of(cause);
             }
             if (cause.getCause() != null) {
                 next.push(cause.getCause());
             }
             next.addAll(List.of(cause.getSuppressed()));
         }
-        return false;
+        return Optional.empty();
     }
 
     /**

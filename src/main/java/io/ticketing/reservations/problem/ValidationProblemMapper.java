@@ -36,6 +36,14 @@ public class ValidationProblemMapper {
 
     @ServerExceptionMapper
     public Response unreadableJson(JsonProcessingException e) {
+        return ProblemMapper.respond(invalid(e));
+    }
+
+    /**
+     * The body Jackson could not read, naming the field it stopped at, or for a body that is not JSON at all, where
+     * in it.
+     */
+    static ValidationException invalid(JsonProcessingException e) {
         String field = e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()
                 ? mapping.getPath().stream()
                         .map(reference -> reference.getFieldName() != null
@@ -46,9 +54,10 @@ public class ValidationProblemMapper {
                 : "";
         String message = e instanceof JsonMappingException
                 ? "has the wrong type or is not allowed"
-                : "is not valid JSON";
-        return ProblemMapper.respond(new ValidationException(
-                List.of(new Problem.FieldError(field.isEmpty() ? "body" : field, message))));
+                : "is not valid JSON" + (e.getLocation() == null
+                        ? ""
+                        : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr());
+        return new ValidationException(List.of(new Problem.FieldError(field.isEmpty() ? "body" : field, message)));
     }
 
     /** Method parameters appear as method.argN; the client knows them as body fields in snake_case. */

@@ -24,8 +24,11 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.quarkus.test.junit.QuarkusTest;
@@ -39,13 +42,15 @@ import net.jqwik.api.Tuple;
 
 /**
  * Malformed input for every operation of the served OpenAPI document, generated with jqwik: bodies whose fields
- * have the wrong type, hold NUL, or carry dates PostgreSQL cannot store, bodies that are not one JSON document, and
- * path parameters no resource has. Each must be answered with a 4xx problem, and must write nothing.
+ * have the wrong type, hold NUL or lone surrogates, or carry dates PostgreSQL cannot store, bodies that are not one
+ * JSON document or not JSON at all, and path parameters no resource has, dot segments among them. Each must be
+ * answered with a 4xx problem, a 400 naming what is wrong in {@code errors}, and must write nothing.
  */
 @QuarkusTest
 class StrictInputPropertyTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Escapes every non-ASCII character, so that a lone surrogate reaches the service as written, not as '?'. */
+    private static final ObjectMapper JSON = JsonMapper.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
     private static final int BODIES_PER_OPERATION = 40;
     private static final int PATHS_PER_OPERATION = 15;
     private static final String TABLES = "SELECT (SELECT count(*) FROM events) + (SELECT count(*) FROM items)"
@@ -57,6 +62,8 @@ class StrictInputPropertyTest {
             + " + (SELECT coalesce(sum(version), 0) FROM vouchers) + (SELECT coalesce(sum(version), 0) FROM quotas)";
 
     private static final String VOUCHER = "PROP";
+    /** Bodies in these are refused whatever they hold: only application/json and +json types are read. */
+    private static final List<String> NOT_JSON = List.of("text/plain", "application/x-www-form-urlencoded");
 
     @Inject
     Sql sql;
@@ -79,13 +86,18 @@ class StrictInputPropertyTest {
                     boolean optional = !operation.getValue().path("requestBody").path("required").asBoolean(true);
                     for (String malformed : malformedBodies(body, optional).sampleStream().limit(BODIES_PER_OPERATION)
                             .toList()) {
-                        expectRefusal(method, fill(path.getKey(), Map.of()), malformed);
+                        expectRefusal(method, fill(path.getKey(), Map.of()), "application/json", malformed);
+                    }
+                    for (String type : NOT_JSON) {
+                        assertThat(expectRefusal(method, fill(path.getKey(), Map.of()), type, "{}").statusCode())
+                                .as("%s %s as %s", method, path.getKey(), type).isEqualTo(415);
                     }
                 }
                 if (path.getKey().contains("{")) {
                     for (Map<String, String> params : malformedPathParameters(path.getKey()).sampleStream()
                             .limit(PATHS_PER_OPERATION).toList()) {
-                        expectRefusal(method, fill(path.getKey(), params), body == null ? null : "{}");
+                        expectRefusal(method, fill(path.getKey(), params), "application/json",
+                                body == null ? null : "{}");
                     }
                 }
             }
@@ -95,17 +107,22 @@ class StrictInputPropertyTest {
                 requests, operations);
     }
 
-    private void expectRefusal(String method, String path, String body) {
+    private Response expectRefusal(String method, String path, String contentType, String body) {
         var request = RestAssured.given().urlEncodingEnabled(false).header("Authorization", ADMIN)
                 .header("If-Match", "\"0\"");
         if (body != null) {
-            request.contentType("application/json").body(body);
+            request.contentType(contentType).body(body);
         }
         Response response = request.request(method, path);
         requests++;
         assertThat(response.statusCode()).as("%s %s %s: %s", method, path, body, response.asString())
                 .isBetween(400, 499);
         assertThat(response.contentType()).as("%s %s %s", method, path, body).startsWith("application/problem+json");
+        if (response.statusCode() == 400) {
+            assertThat(response.jsonPath().getList("errors")).as("errors of %s %s %s: %s", method, path, body,
+                    response.asString()).isNotEmpty();
+        }
+        return response;
     }
 
     /** Arbitrary wrong values for one field, by the type the document gives it. */
@@ -113,19 +130,20 @@ class StrictInputPropertyTest {
         String type = property.path("type").asText("object");
         String format = property.path("format").asText("");
         Arbitrary<Object> always = Arbitraries.<Object>of(List.of(), Map.of("nested", 1));
-        Arbitrary<Object> nul = Arbitraries.strings().ofMaxLength(8).map(s -> s + "\u0000" + s);
+        Arbitrary<Object> unstorable = Arbitraries.strings().ofMaxLength(8)
+                .flatMap(s -> Arbitraries.of("\u0000", "\ud800", "\udfff").map(bad -> s + bad + s));
         return switch (type) {
             case "integer" -> Arbitraries.oneOf(always, Arbitraries.of("5", "1", true, "", "NaN"),
                     Arbitraries.doubles().between(-1e6, 1e6).filter(d -> d != Math.rint(d)).map(d -> (Object) d),
                     Arbitraries.of(1e30, -1e30, new java.math.BigInteger("99999999999999999999999")));
             case "boolean" -> Arbitraries.oneOf(always, Arbitraries.of("true", 1, 0, "yes"));
-            case "array" -> Arbitraries.oneOf(Arbitraries.of("x", 1, true, Map.of()), nul);
+            case "array" -> Arbitraries.oneOf(Arbitraries.of("x", 1, true, Map.of()), unstorable);
             case "string" -> format.equals("date-time")
-                    ? Arbitraries.oneOf(always, nul, Arbitraries.of("", "tomorrow", 1700000000, true,
+                    ? Arbitraries.oneOf(always, unstorable, Arbitraries.of("", "tomorrow", 1700000000, true,
                             "+999999999-12-31T23:59:59Z", "-290000-01-01T00:00:00Z", "2026-13-45T25:61:00Z"))
-                    : Arbitraries.oneOf(always, nul, Arbitraries.integers().map(i -> (Object) i),
+                    : Arbitraries.oneOf(always, unstorable, Arbitraries.integers().map(i -> (Object) i),
                             Arbitraries.of(true, 1.5));
-            default -> Arbitraries.oneOf(Arbitraries.of("x", 1, true, List.of()), nul);
+            default -> Arbitraries.oneOf(Arbitraries.of("x", 1, true, List.of()), unstorable);
         };
     }
 
@@ -140,7 +158,11 @@ class StrictInputPropertyTest {
                 .map(value -> {
                     ObjectNode body = JSON.createObjectNode();
                     body.set(property.getKey(), JSON.valueToTree(value));
-                    return body.toString();
+                    try {
+                        return JSON.writeValueAsString(body);
+                    } catch (JsonProcessingException e) {
+                        throw new IllegalStateException(e);
+                    }
                 }));
         List<String> notOne = new ArrayList<>(List.of("{} trailing", "{}{}", "{", "[1,2]", "\"text\"",
                 "{\"unknown_field\":1}", "{\"a\":1,\"a\":2}", "{'single':'quotes'}",
@@ -161,7 +183,7 @@ class StrictInputPropertyTest {
         }
         Arbitrary<String> bad = Arbitraries.oneOf(
                 Arbitraries.of("%00", "a%00b", "-1", "1.5", "99999999999999999999", "%F0%9F%92%A5", "a%20b",
-                        "a%2Fb", "x".repeat(5000), "0"),
+                        "a%2Fb", "x".repeat(5000), "0", "%2e%2e", "%2E", ".%2e"),
                 Arbitraries.strings().alpha().numeric().ofMinLength(1).ofMaxLength(30).map(s -> "no-" + s));
         return Arbitraries.of(names).flatMap(name -> bad.map(value -> Map.of(name, value)));
     }

@@ -1,22 +1,38 @@
 package io.ticketing.reservations.http;
 
 import static io.restassured.RestAssured.given;
+import static io.ticketing.reservations.support.Api.STOREFRONT;
 import static io.ticketing.reservations.support.Api.admin;
+import static io.ticketing.reservations.support.Api.cartWith;
 import static io.ticketing.reservations.support.Api.newCart;
 import static io.ticketing.reservations.support.Api.newEvent;
 import static io.ticketing.reservations.support.Api.newItem;
 import static io.ticketing.reservations.support.Api.newQuota;
 import static io.ticketing.reservations.support.Api.storefront;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.emptyOrNullString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.startsWith;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.List;
+import java.util.Map;
 
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.config.EncoderConfig;
+import io.restassured.config.RestAssuredConfig;
+import io.restassured.http.ContentType;
+import io.restassured.specification.RequestSpecification;
 import io.ticketing.reservations.support.Sql;
 
 @QuarkusTest
@@ -24,6 +40,9 @@ class StrictInputTest {
 
     @Inject
     Sql sql;
+
+    @TestHTTPResource("/")
+    URI root;
 
     private static final String PROBLEM = "application/problem+json";
 
@@ -103,6 +122,95 @@ class StrictInputTest {
                 .then().statusCode(431).contentType(PROBLEM).body("code", equalTo("headers_too_large"));
         admin().contentType("text/plain").body("hello").post("/api/v1/events")
                 .then().statusCode(415).contentType(PROBLEM).body("code", equalTo("unsupported_media_type"));
+    }
+
+    @Test
+    void shouldRefuseBodiesThatAreNotJsonWith415OnEveryOperationAndWriteNothing() {
+        String event = newEvent("media-type");
+        long item = newItem(event, "Ticket", "10.00");
+        newQuota(event, 10, List.of(item));
+        String cart = newCart(event);
+        String carts = "SELECT count(*) FROM carts c JOIN events e ON e.id = c.event_id WHERE e.slug = ?1";
+        long cartsBefore = sql.number(carts, event);
+        for (String type : List.of("text/plain", "application/x-www-form-urlencoded", "application/octet-stream",
+                "application/xml", "text/csv")) {
+            as(storefront(), type).body("{\"buyer\":\"b1\"}").post("/api/v1/events/{event}/carts", event)
+                    .then().statusCode(415).contentType(PROBLEM).body("code", equalTo("unsupported_media_type"));
+            as(storefront(), type).body("{\"positions\":[{\"item_id\":" + item + "}]}")
+                    .post("/api/v1/events/{event}/carts/{cart}/positions", event, cart)
+                    .then().statusCode(415).contentType(PROBLEM).body("code", equalTo("unsupported_media_type"));
+            as(admin(), type).header("If-Match", "\"0\"").body("{\"name\":\"Renamed\"}")
+                    .patch("/api/v1/events/{event}", event)
+                    .then().statusCode(415).contentType(PROBLEM).body("code", equalTo("unsupported_media_type"));
+        }
+        // A NUL byte in a text body used to reach PostgreSQL as the buyer, and fail there with a 500.
+        storefront().contentType("text/plain").body("b\u0000uyer")
+                .post("/api/v1/events/{event}/carts", event)
+                .then().statusCode(415).contentType(PROBLEM).body("code", equalTo("unsupported_media_type"));
+        assertThat(sql.number(carts, event)).isEqualTo(cartsBefore);
+        assertThat(sql.number("SELECT count(*) FROM cart_positions WHERE cart_id = ?1", cart)).isZero();
+        admin().get("/api/v1/events/{event}", event).then().statusCode(200).body("name", equalTo("media-type"));
+        storefront().contentType("application/json; charset=utf-8").body("{\"buyer\":\"b2\"}")
+                .post("/api/v1/events/{event}/carts", event).then().statusCode(201);
+    }
+
+    @Test
+    void shouldRefuseLoneSurrogatesInStringsAndKeepPairs() {
+        String event = newEvent("surrogates");
+        String carts = "SELECT count(*) FROM carts c JOIN events e ON e.id = c.event_id WHERE e.slug = ?1";
+        for (String buyer : List.of("\\ud800", "a\\udc00", "\\udc00\\ud800", "x\\ud83d")) {
+            storefront().body("{\"buyer\":\"" + buyer + "\"}").post("/api/v1/events/{event}/carts", event)
+                    .then().statusCode(400).contentType(PROBLEM).body("code", equalTo("validation_failed"))
+                    .body("errors[0].field", equalTo("buyer"));
+        }
+        assertThat(sql.number(carts, event)).isZero();
+        String cart = storefront().body("{\"buyer\":\"\\ud83c\\udfab\"}").post("/api/v1/events/{event}/carts", event)
+                .then().statusCode(201).extract().path("id");
+        assertThat(sql.rows("SELECT buyer FROM carts WHERE id = ?1", cart).get(0)).isEqualTo("\ud83c\udfab");
+    }
+
+    @Test
+    void shouldRefuseDotSegmentsInPathsAndChangeNothing() throws Exception {
+        String event = newEvent("dots");
+        long item = newItem(event, "Ticket", "10.00");
+        newQuota(event, 10, List.of(item));
+        String cart = cartWith(event, Map.of("item_id", item));
+        String positions = "/api/v1/events/" + event + "/carts/" + cart + "/positions/";
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        for (String path : List.of(positions + "%2e%2e", positions + "%2E%2E", positions + "..",
+                positions + ".%2e", positions + ".", positions + "%2e",
+                "/api/v1/events/" + event + "/carts/" + cart + "/positions/%2e%2e/%2e%2e/" + cart,
+                "/api/v1/events/other/%2e%2e/" + event + "/carts/" + cart)) {
+            // Sent as written: HTTP clients such as RestAssured's remove dot segments before sending.
+            HttpResponse<String> response = client.send(HttpRequest.newBuilder(
+                    URI.create(root.getScheme() + "://" + root.getAuthority() + path)).DELETE()
+                    .header("Authorization", STOREFRONT).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).as("%s: %s", path, response.body()).isEqualTo(400);
+            assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+                    type -> assertThat(type).startsWith(PROBLEM));
+            assertThat(response.body()).contains("\"validation_failed\"");
+        }
+        storefront().get("/api/v1/events/{event}/carts/{cart}", event, cart).then().statusCode(200)
+                .body("positions", hasSize(1));
+    }
+
+    @Test
+    void shouldNameWhatIsWrongWithMalformedJsonInErrors() {
+        String event = newEvent("malformed");
+        String cart = newCart(event);
+        for (String body : List.of("{", "{\"positions\":", "[1,", "not json", "{'positions':[]}", "{\"a\" 1}",
+                "\"\\ud800\"")) {
+            storefront().body(body).post("/api/v1/events/{event}/carts/{cart}/positions", event, cart)
+                    .then().statusCode(400).contentType(PROBLEM).body("code", equalTo("validation_failed"))
+                    .body("errors", hasSize(1)).body("errors[0].field", not(emptyOrNullString()))
+                    .body("errors[0].message", not(emptyOrNullString()));
+        }
+    }
+
+    /** A body sent as {@code type}, as is: RestAssured would otherwise encode it by the type, or refuse to. */
+    private static RequestSpecification as(RequestSpecification request, String type) {
+        return request.config(RestAssuredConfig.config().encoderConfig(
+                EncoderConfig.encoderConfig().encodeContentTypeAs(type, ContentType.TEXT))).contentType(type);
     }
 
     private void assertThatNothingWasWritten(String event, String cart, long positionsBefore) {

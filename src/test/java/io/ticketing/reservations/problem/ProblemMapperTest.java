@@ -9,6 +9,8 @@ import jakarta.persistence.PersistenceException;
 import jakarta.ws.rs.core.Response;
 
 import org.junit.jupiter.api.Test;
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.ServerErrorMessage;
 
 /** Failures that are not bugs must not look like bugs. */
 class ProblemMapperTest {
@@ -48,6 +50,21 @@ class ProblemMapperTest {
         Response response = new ProblemMapper().unexpected(new RuntimeException(commit));
         assertThat(response.getStatus()).isEqualTo(503);
         assertThat(((Problem) response.getEntity()).code()).isEqualTo("database_unavailable");
+    }
+
+    @Test
+    void aUniqueViolationIsTheCheckedConflictOnlyForTheConstraintsBehindTheChecks() {
+        Response raced = new ProblemMapper().unexpected(new PersistenceException("could not execute statement",
+                uniqueViolation("vouchers_event_code")));
+        assertThat(raced.getStatus()).isEqualTo(409);
+        assertThat(((Problem) raced.getEntity()).code()).isEqualTo("voucher_code_taken");
+        Response other = new ProblemMapper().unexpected(new PersistenceException("could not execute statement",
+                uniqueViolation("idempotency_keys_pkey")));
+        assertThat(other.getStatus()).isEqualTo(500);
+    }
+
+    private static PSQLException uniqueViolation(String constraint) {
+        return new PSQLException(new ServerErrorMessage("SERROR\0C23505\0Mduplicate key value\0n" + constraint + "\0"));
     }
 
     @Test

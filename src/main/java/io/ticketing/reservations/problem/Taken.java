@@ -1,0 +1,46 @@
+package io.ticketing.reservations.problem;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * 409: a name unique in its scope is taken. A create checks the name before it inserts, but two requests can both
+ * pass the check; the loser's insert then breaks the unique constraint behind the check, which {@link ProblemMapper}
+ * answers with the same problem, by the constraint's name (migration V1).
+ */
+public final class Taken extends ApiException {
+
+    private static final String SLUG = "slug_taken";
+    private static final String VOUCHER_CODE = "voucher_code_taken";
+    private static final String SEAT = "seat_exists";
+
+    private static final Map<String, Supplier<Taken>> BY_CONSTRAINT = Map.of(
+            "events_slug_key", () -> new Taken(SLUG, "An event with this slug exists."),
+            "vouchers_event_code", () -> new Taken(VOUCHER_CODE,
+                    "A voucher with this code exists in this event (codes ignore case)."),
+            "seats_event_id_guid_key", () -> new Taken(SEAT, "A seat of this request exists already."));
+
+    private Taken(String code, String detail) {
+        super(409, code, "Conflict", detail);
+    }
+
+    public static Taken slug(String slug) {
+        return new Taken(SLUG, "An event with slug '" + slug + "' exists.");
+    }
+
+    public static Taken voucherCode(String code) {
+        return new Taken(VOUCHER_CODE,
+                "A voucher with code '" + code + "' exists in this event (codes ignore case).");
+    }
+
+    public static Taken seats(List<String> guids) {
+        return new Taken(SEAT, "These seats exist already: " + guids);
+    }
+
+    /** The problem a violation of {@code constraint} means, if it is one of the constraints behind these checks. */
+    static Optional<Taken> byConstraint(String constraint) {
+        return Optional.ofNullable(BY_CONSTRAINT.get(constraint)).map(Supplier::get);
+    }
+}
