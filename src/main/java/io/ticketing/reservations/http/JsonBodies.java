@@ -14,7 +14,7 @@ import io.ticketing.reservations.problem.ApiException;
  * (contract section 4) before anything reads it. JAX-RS alone would hand a text body to an operation that also takes
  * none (opening a cart), whose one string field then held the whole body, NUL bytes and all. Checked before
  * matching, so that it holds for every operation, and on the event loop, like every filter before the non-blocking
- * ones (auth/BearerTokenFilter). A request without a body may declare any type.
+ * ones (as http/NoNulInUrls). A request without a body may declare any type.
  */
 public class JsonBodies {
 

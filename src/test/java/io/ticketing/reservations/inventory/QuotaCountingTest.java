@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.ticketing.reservations.support.Oracle;
-import io.ticketing.reservations.support.RowsBuiltByHand;
+import io.ticketing.reservations.support.OracleCheck;
 import io.ticketing.reservations.support.Sql;
 
 /**
@@ -55,7 +55,7 @@ class QuotaCountingTest {
     DataSource dataSource;
 
     @Test
-    @RowsBuiltByHand
+    @OracleCheck.Skipped("vouchers redeemed with no orders: rows no API call writes")
     void availabilityCountsPaidPendingUnexpiredCartsAndBlockingVouchersOnly() {
         String event = newEvent("counting");
         long ticket = newItem(event, "Ticket", "10");
@@ -92,7 +92,7 @@ class QuotaCountingTest {
     }
 
     @Test
-    @RowsBuiltByHand
+    @OracleCheck.Skipped("a quota sold past its size by hand")
     void availabilityNeverGoesBelowZero() {
         String event = newEvent("overfull");
         long ticket = newItem(event, "Ticket", "10");

@@ -25,6 +25,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.ticketing.reservations.startup.EmbeddedDatabase;
 import io.ticketing.reservations.support.Eventually;
+import io.ticketing.reservations.support.OracleCheck;
 
 /**
  * Readiness follows the database alone, and answers at once: this test runs the app on a database of its own, holds
@@ -32,6 +33,7 @@ import io.ticketing.reservations.support.Eventually;
  */
 @QuarkusTest
 @TestProfile(ReadinessTest.OwnDatabase.class)
+@OracleCheck.Skipped("stops its database; it sells nothing")
 class ReadinessTest {
 
     @Inject

@@ -2,6 +2,10 @@ package io.ticketing.reservations.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -16,9 +20,17 @@ import io.ticketing.reservations.locking.SkipLocking;
  * After every test, the {@link Oracle} on every event the test wrote to: the service's availability equals the
  * contract's, and no promise is broken. A quota an admin edited in the test may hold more than its size (a shrink
  * is allowed to), so only its counting is checked. The lock-off twins oversell on purpose and are not checked.
- * Tests that write impossible rows on purpose say so ({@link RowsBuiltByHand}). The events a test wrote to are those with a row whose {@code xmin} is a transaction begun after the test began.
+ * A test that writes rows no API call could, or takes its database away, says so ({@link Skipped}). The events a test wrote to are those with a row whose {@code xmin} is a transaction begun after the test began.
  */
 public class OracleCheck implements QuarkusTestBeforeEachCallback, QuarkusTestAfterEachCallback {
+
+    /** A test (class or method) the oracle does not follow, and why. */
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target({ElementType.TYPE, ElementType.METHOD})
+    public @interface Skipped {
+
+        String value();
+    }
 
     private static final String EVENTS_WRITTEN_SINCE = """
             SELECT e.slug FROM events e WHERE e.id IN (
@@ -42,7 +54,7 @@ public class OracleCheck implements QuarkusTestBeforeEachCallback, QuarkusTestAf
     @Override
     public void beforeEach(QuarkusTestMethodContext context) {
         // The 32 bits a row's xmin shows of the 64-bit transaction id.
-        since = checked(context) && !context.getTestMethod().isAnnotationPresent(RowsBuiltByHand.class)
+        since = checked(context)
                 ? sql().number("SELECT txid_current()") & 0xFFFF_FFFFL
                 : null;
     }
@@ -65,8 +77,10 @@ public class OracleCheck implements QuarkusTestBeforeEachCallback, QuarkusTestAf
     }
 
     private static boolean checked(QuarkusTestMethodContext context) {
-        TestProfile profile = context.getTestInstance().getClass().getAnnotation(TestProfile.class);
-        return profile == null || profile.value() != SkipLocking.class;
+        Class<?> test = context.getTestInstance().getClass();
+        TestProfile profile = test.getAnnotation(TestProfile.class);
+        return (profile == null || profile.value() != SkipLocking.class) && !test.isAnnotationPresent(Skipped.class)
+                && !context.getTestMethod().isAnnotationPresent(Skipped.class);
     }
 
     private static Sql sql() {
