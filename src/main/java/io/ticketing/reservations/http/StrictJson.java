@@ -7,16 +7,22 @@ import jakarta.inject.Singleton;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.BeanDescription;
+import com.fasterxml.jackson.databind.DeserializationConfig;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.deser.BeanDeserializerModifier;
+import com.fasterxml.jackson.databind.deser.std.DelegatingDeserializer;
 import com.fasterxml.jackson.databind.deser.std.StdScalarDeserializer;
 import com.fasterxml.jackson.databind.deser.std.StringDeserializer;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.type.LogicalType;
+import com.fasterxml.jackson.databind.type.ReferenceType;
 import com.fasterxml.jackson.datatype.jsr310.deser.InstantDeserializer;
 
 import io.quarkus.jackson.ObjectMapperCustomizer;
@@ -56,7 +62,40 @@ public class StrictJson implements ObjectMapperCustomizer {
         }
         mapper.registerModule(new SimpleModule("strict-input")
                 .addDeserializer(String.class, new StorableString())
-                .addDeserializer(Instant.class, new StorableInstant()));
+                .addDeserializer(Instant.class, new StorableInstant())
+                .setDeserializerModifier(new AbsentIsNotNull()));
+    }
+
+    /**
+     * A PATCH is a JSON merge patch (contract section 4): an absent field stays, {@code null} removes. Its bodies
+     * say so with {@code Optional} fields: null when absent, empty when null. Jackson gives an absent record
+     * component the deserializer's null value, {@code Optional.empty()}, so a PATCH of a quota's name made it
+     * unlimited; here an absent {@code Optional} is null.
+     */
+    static final class AbsentIsNotNull extends BeanDeserializerModifier {
+
+        @Override
+        public JsonDeserializer<?> modifyReferenceDeserializer(DeserializationConfig config, ReferenceType type,
+                BeanDescription description, JsonDeserializer<?> deserializer) {
+            return new AbsentStaysAbsent(deserializer);
+        }
+    }
+
+    static final class AbsentStaysAbsent extends DelegatingDeserializer {
+
+        AbsentStaysAbsent(JsonDeserializer<?> delegate) {
+            super(delegate);
+        }
+
+        @Override
+        protected JsonDeserializer<?> newDelegatingInstance(JsonDeserializer<?> delegate) {
+            return new AbsentStaysAbsent(delegate);
+        }
+
+        @Override
+        public Object getAbsentValue(DeserializationContext context) {
+            return null;
+        }
     }
 
     /**
