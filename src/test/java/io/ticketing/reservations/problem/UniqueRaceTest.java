@@ -33,7 +33,7 @@ class UniqueRaceTest {
         // Several rounds: an event is a small insert, and a single round may not overlap the check and the insert.
         for (int round = 0; round < 5; round++) {
             String slug = "race-" + Long.toString(System.nanoTime(), 36);
-            List<Crowd.Outcome> outcomes = Crowd.run(CLIENTS, client -> admin()
+            List<Crowd.Outcome> outcomes = Crowd.runRetrying(CLIENTS, client -> admin()
                     .body(Map.of("slug", slug, "name", "Race " + client, "currency", "EUR")).post("/api/v1/events"));
             assertOneCreatedAndTheRest(outcomes, "slug_taken");
             assertThat(sql.number("SELECT count(*) FROM events WHERE slug = ?1", slug)).isOne();
@@ -43,7 +43,7 @@ class UniqueRaceTest {
     @Test
     void racingCreatesOfOneVoucherCodeInAnyCaseGiveOne201AndOnlyVoucherCodeTaken() {
         String event = newEvent("voucher-race");
-        List<Crowd.Outcome> outcomes = Crowd.run(CLIENTS, client -> admin()
+        List<Crowd.Outcome> outcomes = Crowd.runRetrying(CLIENTS, client -> admin()
                 .body(Map.of("code", client % 2 == 0 ? "RACE" : "race")).post("/api/v1/events/{event}/vouchers",
                         event));
         assertOneCreatedAndTheRest(outcomes, "voucher_code_taken");
@@ -55,7 +55,7 @@ class UniqueRaceTest {
     void racingCreatesOfOneSeatGiveOne201AndOnlySeatExistsWithNothingElseOfTheLosersWritten() {
         String event = newEvent("seat-race");
         long item = newSeatedItem(event, "Seat", "10.00");
-        List<Crowd.Outcome> outcomes = Crowd.run(CLIENTS, client -> admin()
+        List<Crowd.Outcome> outcomes = Crowd.runRetrying(CLIENTS, client -> admin()
                 .body(Map.of("seats", List.of(Map.of("guid", "A-1", "name", "A1", "item_id", item),
                         Map.of("guid", "own-" + client, "name", "Own", "item_id", item))))
                 .post("/api/v1/events/{event}/seats", event));

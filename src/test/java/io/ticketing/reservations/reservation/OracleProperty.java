@@ -179,7 +179,7 @@ abstract class OracleProperty {
         }
         List<Crowd.Outcome> outcomes;
         try (RacePauses.Race race = pauses.race(eventId, racers)) {
-            outcomes = Crowd.run(racers, i -> storefront().body(Map.of("positions", List.of(position)))
+            outcomes = Crowd.runRetrying(racers, i -> storefront().body(Map.of("positions", List.of(position)))
                     .post(EVENT + "/carts/{cart}/positions", event, racing.get(i)));
         } catch (Exception e) {
             throw new AssertionError("the burst for " + position + " was not decided", e);

@@ -283,7 +283,7 @@ abstract class Races {
     /** Runs the racers, held as {@link RacePauses} says; fails if the race was not decided by them. */
     List<Outcome> race(String event, int racers, IntFunction<Response> racer) {
         try (RacePauses.Race race = pauses.race(sql.number("SELECT id FROM events WHERE slug = ?1", event), racers)) {
-            return Crowd.run(racers, racer);
+            return Crowd.runRetrying(racers, racer);
         } catch (Exception e) {
             throw new AssertionError(e);
         }
