@@ -38,6 +38,15 @@ public class TaskQueue {
                          ORDER BY run_at LIMIT :batch FOR UPDATE SKIP LOCKED)
             RETURNING id, kind, payload, attempts, max_attempts""";
 
+    /**
+     * A claimed task's lease, started again as the worker begins it. A batch is claimed at once but run one task
+     * after another: without this, a slow task let the later ones' leases run out, another worker claimed them,
+     * and both ran them. Only while the task is still this worker's (0 rows: another has it, skip it).
+     */
+    private static final String BEGIN = """
+            UPDATE tasks SET locked_until = clock_timestamp() + make_interval(secs => :lease)
+            WHERE id = :id AND status = 'running' AND locked_by = :worker""";
+
     /** Only while the lease is still this worker's: a worker that overran it has lost the task. */
     private static final String COMPLETE = """
             UPDATE tasks SET status = 'done', finished_at = now(), locked_by = NULL, locked_until = NULL
@@ -78,6 +87,12 @@ public class TaskQueue {
                 .set("lease", config.lease().toMillis() / 1000.0).set("batch", config.batchSize())
                 .list(row -> new Claimed(row.getLong(1), row.getString(2), row.getString(3), row.getInt(4),
                         row.getInt(5))));
+    }
+
+    /** Starts the task's lease anew; false when it was lost meanwhile, and the task must not run here. */
+    boolean begin(long id, String worker) {
+        return QuarkusTransaction.requiringNew().call(() -> jdbc.statement(BEGIN).set("id", id).set("worker", worker)
+                .set("lease", config.lease().toMillis() / 1000.0).update() == 1);
     }
 
     /** False when the lease was lost meanwhile: another worker has the task now, and its outcome counts. */

@@ -111,7 +111,10 @@ public class TaskWorkerPool {
                     queue.release(batch.subList(i, batch.size()), worker);
                     return;
                 }
-                run(batch.get(i), worker);
+                // The first task's lease has just begun; each later one's begins as it starts.
+                if (i == 0 || queue.begin(batch.get(i).id(), worker)) {
+                    run(batch.get(i), worker);
+                }
             }
         }
     }

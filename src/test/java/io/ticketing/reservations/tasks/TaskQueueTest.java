@@ -41,6 +41,9 @@ class TaskQueueTest {
     TestHandlers.Stuck stuck;
 
     @Inject
+    TestHandlers.Slow slowHandler;
+
+    @Inject
     Sql sql;
 
     @Inject
@@ -114,6 +117,35 @@ class TaskQueueTest {
             assertThat(queue.backoff(attempt).toMillis()).isBetween(full / 2, full);
         }
         assertThat(queue.backoff(60)).isLessThanOrEqualTo(Duration.ofHours(1));
+    }
+
+    @Test
+    void aTaskWaitingInASlowBatchIsNeverRunTwice() throws InterruptedException {
+        String slow = "slow-" + UUID.randomUUID();
+        String waiting = "waiting-" + UUID.randomUUID();
+        String last = "last-" + UUID.randomUUID();
+        recording.done = new CountDownLatch(2);
+        slowHandler.started = new CountDownLatch(1);
+        slowHandler.release = new CountDownLatch(1);
+        // One batch, in this order: a slow webhook, then two more that wait behind it.
+        QuarkusTransaction.requiringNew().run(() -> {
+            queue.enqueue("test.slow", slow, 3);
+            queue.enqueue("test.record", waiting, 3);
+            queue.enqueue("test.record", last, 3);
+            sql.update("UPDATE tasks SET run_at = now() - CASE payload WHEN ?1 THEN interval '3 s' WHEN ?2 THEN"
+                    + " interval '2 s' ELSE interval '1 s' END WHERE payload IN (?1, ?2, ?3)", slow, waiting, last);
+        });
+        assertThat(slowHandler.started.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(sql.number("SELECT count(DISTINCT locked_by) FROM tasks WHERE payload IN (?1, ?2, ?3)", slow,
+                waiting, last)).as("one worker claimed the three together").isEqualTo(1);
+        // The slow webhook outlasts the lease the batch was claimed with: another worker takes the waiting task.
+        sql.update("UPDATE tasks SET locked_until = now() - interval '1 second' WHERE payload = ?1", waiting);
+        Eventually.within(Duration.ofSeconds(20), "another worker ran the waiting task",
+                () -> "done".equals(status(waiting)));
+        slowHandler.release.countDown();
+        assertThat(recording.done.await(20, TimeUnit.SECONDS)).as("the last task ran").isTrue();
+        Eventually.within(Duration.ofSeconds(10), "the slow task done", () -> "done".equals(status(slow)));
+        assertThat(recording.runs.get(waiting).get()).as("runs of the task that waited").isEqualTo(1);
     }
 
     @Test

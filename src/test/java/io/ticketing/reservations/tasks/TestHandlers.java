@@ -57,6 +57,25 @@ final class TestHandlers {
         }
     }
 
+    /** Each run blocks until released: a slow webhook receiver. */
+    @Singleton
+    static class Slow implements TaskHandler {
+
+        volatile CountDownLatch started = new CountDownLatch(1);
+        volatile CountDownLatch release = new CountDownLatch(1);
+
+        @Override
+        public String kind() {
+            return "test.slow";
+        }
+
+        @Override
+        public void run(String payload) throws InterruptedException {
+            started.countDown();
+            release.await(30, TimeUnit.SECONDS);
+        }
+    }
+
     /** Its first run blocks until released, like a worker that hangs or dies mid-task. */
     @Singleton
     static class Stuck implements TaskHandler {
