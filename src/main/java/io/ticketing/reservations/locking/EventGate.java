@@ -2,6 +2,7 @@ package io.ticketing.reservations.locking;
 
 import java.util.ArrayDeque;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -72,18 +73,28 @@ class EventGate {
                 event -> new Places(new Permits(config.requestsPerEvent()),
                         new Semaphore(config.writersPerEvent()), locks));
         pass.entered(arrived, config.timeout(), places);
-        CompletableFuture<Void> entered = places.requests().enter().orTimeout(config.timeout().toNanos(),
-                TimeUnit.NANOSECONDS);
-        return Uni.createFrom().completionStage(entered).map(ignored -> {
-            routing.addEndHandler(ended -> places.requests().release());
-            return (Response) null;
-        }).onFailure().recoverWithItem(failure -> {
-            Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
-            if (cause instanceof TimeoutException) {
-                return ProblemMapper.respond(places.timedOut());
-            }
-            throw new IllegalStateException("the event gate failed", failure);
-        });
+        CompletableFuture<Void> turn = places.requests().enter();
+        // Registered while the request is surely open: a client that hangs up while queued ends it, and a handler
+        // added once the place was granted would never run, leaking the place for good.
+        routing.addEndHandler(ended -> places.requests().leave(turn));
+        turn.orTimeout(config.timeout().toNanos(), TimeUnit.NANOSECONDS);
+        return Uni.createFrom().completionStage(turn).map(ignored -> (Response) null).onFailure()
+                .recoverWithItem(failure -> {
+                    Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+                    if (cause instanceof TimeoutException) {
+                        return ProblemMapper.respond(places.timedOut());
+                    }
+                    if (cause instanceof CancellationException) {
+                        return Response.status(Response.Status.SERVICE_UNAVAILABLE).build(); // no one is listening
+                    }
+                    throw new IllegalStateException("the event gate failed", failure);
+                });
+    }
+
+    /** Free request places of the event on this replica: all of them once its requests have ended. */
+    int freePlaces(String event) {
+        Places places = byEvent.get(event);
+        return places == null ? config.requestsPerEvent() : places.requests().free();
     }
 
     /** A fair semaphore whose waiters are futures, not threads. */
@@ -105,6 +116,20 @@ class EventGate {
                 waiting.add(turn);
             }
             return turn;
+        }
+
+        synchronized int free() {
+            return free;
+        }
+
+        /**
+         * At the end of the request that asked for {@code turn}: gives back its permit if it was granted, or else
+         * withdraws it from the queue (a cancelled waiter is skipped like one that timed out).
+         */
+        void leave(CompletableFuture<Void> turn) {
+            if (!turn.cancel(false) && !turn.isCompletedExceptionally()) {
+                release();
+            }
         }
 
         /** Hands the permit to the longest waiter still waiting (one that timed out is skipped), or frees it. */
