@@ -162,16 +162,23 @@ abstract class OracleProperty {
 
     /** Buyers racing for one item (and seat) that has a place left: one more of them than there are places. */
     private String burst() {
-        Map<String, Object> position = position();
-        long item = (Long) position.get("item_id");
+        // A race nobody can win is never decided: every racer must be able to pass the checks alone. So the
+        // burst is for the first item, in random order, that has a place (and seat) left; else a plain add.
         Map<Long, QuotaUsage> usage = Oracle.quotas(sql, event);
-        Integer left = usage.values().stream().filter(quota -> quota.size() != null && itemIn(item, quota.id()))
-                .map(QuotaUsage::availableNumber).min(Integer::compare).orElse(null);
-        // A race nobody can win is never decided: every racer must be able to pass the checks alone.
-        boolean seatFree = !position.containsKey("seat_guid") || seatFree((String) position.get("seat_guid"));
-        if (left != null && left == 0 || !itemOnSale(item) || !seatFree) {
-            return add();
+        for (int tries = 0; tries < 2 * items.size(); tries++) {
+            Map<String, Object> position = position();
+            long item = (Long) position.get("item_id");
+            Integer left = usage.values().stream().filter(quota -> quota.size() != null && itemIn(item, quota.id()))
+                    .map(QuotaUsage::availableNumber).min(Integer::compare).orElse(null);
+            boolean seatFree = !position.containsKey("seat_guid") || seatFree((String) position.get("seat_guid"));
+            if ((left == null || left > 0) && itemOnSale(item) && seatFree) {
+                return race(position, left);
+            }
         }
+        return add();
+    }
+
+    private String race(Map<String, Object> position, Integer left) {
         int racers = Math.min(6, (left == null ? 2 : left + 1) + random.nextInt(2));
         List<String> racing = new ArrayList<>();
         for (int i = 0; i < racers; i++) {
