@@ -9,19 +9,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
@@ -52,14 +49,8 @@ class EventGateDisconnectTest {
     @Inject
     Sql sql;
 
-    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
-    String url;
-
-    @ConfigProperty(name = "quarkus.datasource.username")
-    String username;
-
-    @ConfigProperty(name = "quarkus.datasource.password")
-    String password;
+    @Inject
+    LockProbe probe;
 
     public static class FewPlaces implements QuarkusTestProfile {
         @Override
@@ -74,23 +65,30 @@ class EventGateDisconnectTest {
         String event = newEvent("gate-hang-up");
         long item = newItem(event, "Ticket", "10");
         newQuota(event, 100, List.of(item));
-        long eventKey = LockTarget.event(sql.number("SELECT id FROM events WHERE slug = ?1", event)).key();
+        long eventId = sql.number("SELECT id FROM events WHERE slug = ?1", event);
+        CountDownLatch acquired = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<Void> holder = CompletableFuture.runAsync(() -> {
+            try {
+                probe.holdEventExclusively(eventId, acquired, release);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertThat(acquired.await(10, TimeUnit.SECONDS)).as("the event's lock held").isTrue();
         List<Socket> clients = new ArrayList<>();
-        try (Connection holder = DriverManager.getConnection(url, username, password);
-                Statement statement = holder.createStatement()) {
-            statement.execute("SELECT pg_advisory_lock(" + eventKey + ")");
-            for (int i = 0; i < CLIENTS; i++) {
-                clients.add(addToCart(event, newCart(event), item));
-            }
-            // WRITERS wait for the lock in PostgreSQL, PLACES - WRITERS for a transaction place, the rest in the queue.
-            Eventually.within(Duration.ofSeconds(10), "writers waiting for the event's lock",
-                    () -> lockWaiters(statement) == WRITERS && gate.freePlaces(event) == 0);
-            for (Socket client : clients) {
-                client.setSoLinger(true, 0);
-                client.close();
-            }
-            statement.execute("SELECT pg_advisory_unlock(" + eventKey + ")");
+        for (int i = 0; i < CLIENTS; i++) {
+            clients.add(addToCart(event, newCart(event), item));
         }
+        // WRITERS wait for the lock in PostgreSQL, PLACES - WRITERS for a transaction place, the rest in the queue.
+        Eventually.within(Duration.ofSeconds(10), "writers waiting for the event's lock",
+                () -> lockWaiters() == WRITERS && gate.freePlaces(event) == 0);
+        for (Socket client : clients) {
+            client.setSoLinger(true, 0);
+            client.close();
+        }
+        release.countDown();
+        holder.get(10, TimeUnit.SECONDS);
         Eventually.within(Duration.ofSeconds(10), "every place of the event given back",
                 () -> gate.freePlaces(event) == PLACES);
         // Those that hung up while queued are never served: no phantom holds from buyers who left.
@@ -111,13 +109,8 @@ class EventGateDisconnectTest {
         return socket;
     }
 
-    private static long lockWaiters(Statement statement) {
-        try (ResultSet waiting = statement.executeQuery("SELECT count(*) FROM pg_stat_activity"
-                + " WHERE datname = current_database() AND wait_event_type = 'Lock'")) {
-            waiting.next();
-            return waiting.getLong(1);
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
+    private long lockWaiters() {
+        return sql.number("SELECT count(*) FROM pg_stat_activity"
+                + " WHERE datname = current_database() AND wait_event_type = 'Lock'");
     }
 }
