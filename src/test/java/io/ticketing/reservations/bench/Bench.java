@@ -31,6 +31,10 @@ public final class Bench {
             .split(",")).mapToInt(Integer::parseInt).toArray();
     private static final List<String> SCENARIOS = List
             .of(System.getProperty("bench.scenarios", "1,1+20000,1+100000,1/10000,2,3,4,5,6,7").split(","));
+    /** Whether pgbench measures the ceilings beside the service ({@code bench.ceiling=false}: not, for speed). */
+    private static final boolean CEILING = Boolean.parseBoolean(System.getProperty("bench.ceiling", "true"));
+    /** How long every commit of the benchmark's database waits, as a synchronous replica in another zone makes it. */
+    private static final int COMMIT_DELAY_MS = Integer.getInteger("bench.commit-delay-ms", 0);
 
     private final Service service;
     private final Admin admin;
@@ -38,6 +42,7 @@ public final class Bench {
     private final Ceiling ceiling;
     private final List<String> rows = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
+    private final List<Cell> cells = new ArrayList<>();
 
     private Bench(Service service, Connection sql, Ceiling ceiling) {
         this.service = service;
@@ -49,6 +54,29 @@ public final class Bench {
     public static void main(String[] args) throws Exception {
         // exec:java runs this in its own class loader, where DriverManager's start-up scan never looked.
         DriverManager.registerDriver(new org.postgresql.Driver());
+        List<Build> builds = Build.fromProperties();
+        int rounds = Integer.getInteger("bench.rounds", builds.size() > 1 ? 3 : 1);
+        Comparison comparison = new Comparison(builds);
+        for (int round = 1; round <= rounds; round++) {
+            // Alternate the order, so neither build always runs on a machine the other has just warmed or tired.
+            List<Build> order = new ArrayList<>(builds);
+            if (round % 2 == 0) {
+                java.util.Collections.reverse(order);
+            }
+            for (Build build : order) {
+                System.out.printf("%n== round %d of %d: %s (%s)%n", round, rounds, build.label(), build.app());
+                comparison.add(build, measure(build));
+            }
+        }
+        if (builds.size() > 1 || rounds > 1) {
+            String table = comparison.table();
+            System.out.println(table);
+            Files.writeString(Path.of("target", "bench-comparison.md"), table + System.lineSeparator());
+        }
+    }
+
+    /** One whole run of the scenarios against a fresh database and a fresh service of {@code build}. */
+    private static List<Cell> measure(Build build) throws Exception {
         String url = System.getenv("BENCH_JDBC_URL");
         EmbeddedDatabase embedded = null;
         String user = System.getenv().getOrDefault("BENCH_JDBC_USER", "postgres");
@@ -59,15 +87,21 @@ public final class Bench {
             user = embedded.username();
             password = embedded.password();
         }
-        try (Service service = Service.start(url, user, password, Map.of());
-                Connection sql = DriverManager.getConnection(url, user, password)) {
-            String streams = System.getProperty("bench.streams");
-            if (streams != null) {
-                new Streams(service).run(Arrays.stream(streams.split(",")).map(Integer::valueOf).toList());
-                return;
+        try (Connection sql = DriverManager.getConnection(url, user, password)) {
+            CommitDelay.apply(sql, COMMIT_DELAY_MS);
+            Service service = Service.start(build.app(), "bench-service", url, user, password, build.env());
+            try {
+                String streams = System.getProperty("bench.streams");
+                if (streams != null) {
+                    new Streams(service).run(Arrays.stream(streams.split(",")).map(Integer::valueOf).toList());
+                    return List.of();
+                }
+                Bench bench = new Bench(service, sql, new Ceiling(url, user, password, DURATION));
+                bench.runAll();
+                return bench.cells;
+            } finally {
+                service.terminate();
             }
-            Bench bench = new Bench(service, sql, new Ceiling(url, user, password, DURATION));
-            bench.runAll();
         } finally {
             if (embedded != null) {
                 embedded.close();
@@ -77,8 +111,9 @@ public final class Bench {
 
     private void runAll() throws Exception {
         String header = String.format(
-                "| %-36s | %4s | %7s | %8s | %7s | %7s | %7s | %9s | %8s | %6s | %8s | %8s | %8s | %8s | %5s |",
-                "scenario", "c", "ops/s", "req/s", "p50 ms", "p99 ms", "req p99", "lock p99", "timeouts", "errors",
+                "| %-36s | %4s | %7s | %8s | %7s | %7s | %7s | %9s | %7s | %7s | %8s | %6s | %8s | %8s | %8s | %8s | %5s |",
+                "scenario", "c", "ops/s", "req/s", "p50 ms", "p99 ms", "req p99", "lock p99", "svc cpu", "db cpu",
+                "timeouts", "errors",
                 "refusals",
                 "oversold", "pgb min", "pgb svc", "ratio");
         rows.add(header);
@@ -125,7 +160,11 @@ public final class Bench {
         double timeoutsBefore = service.metric("inventory_lock_timeouts_total");
         TreeMap<Double, Double> waitBefore = service.lockWaitBuckets();
         long admittedBefore = prepared.admitted() == null ? 0 : prepared.admitted().getAsLong();
+        CpuTime cpuBefore = CpuTime.now(service.pid());
         Load.Result result = Load.run(clients, DURATION, buyers, prepared.operation());
+        CpuTime cpu = CpuTime.now(service.pid()).since(cpuBefore);
+        double serviceCpu = cpu.serviceMillis() / Math.max(1, result.operations());
+        double databaseCpu = cpu.databaseMillis() / Math.max(1, result.operations());
         long admitted = prepared.admitted() == null ? 0 : prepared.admitted().getAsLong() - admittedBefore;
         buyers.forEach(Load.Client::close);
         service.sampleMemory();
@@ -134,17 +173,22 @@ public final class Bench {
         long oversold = oversold();
         Double minimal = null;
         Double serviceSql = null;
-        if (prepared.hasCeiling() && scenario.equals("2")) {
+        if (!CEILING) {
+            // measured by pgbench only when asked: an A/B run of the service alone is quicker without it
+        } else if (prepared.hasCeiling() && scenario.equals("2")) {
             minimal = ceiling.minimalPurchase(Scenarios.ceilingTarget(admin), clients);
         } else if (prepared.hasCeiling()) {
             minimal = ceiling.minimal(Scenarios.ceilingTarget(admin), clients);
             serviceSql = ceiling.service(Scenarios.ceilingTarget(admin), clients);
         }
+        cells.add(new Cell(prepared.name(), clients, result.perSecond(), result.p99Micros() / 1000.0,
+                result.requestP99Micros() / 1000.0, serviceCpu, databaseCpu, (long) timeouts, result.errors(), oversold,
+                minimal));
         rows.add(String.format(
-                "| %-36s | %4d | %7.0f | %8.0f | %7.1f | %7.1f | %7.1f | %9s | %8.0f | %6d | %8d | %8d | %8s | %8s | %5s |",
+                "| %-36s | %4d | %7.0f | %8.0f | %7.1f | %7.1f | %7.1f | %9s | %7.2f | %7.2f | %8.0f | %6d | %8d | %8d | %8s | %8s | %5s |",
                 prepared.name(), clients, result.perSecond(), result.perSecond() * prepared.requestsPerOperation(),
                 result.p50Micros() / 1000.0, result.p99Micros() / 1000.0, result.requestP99Micros() / 1000.0,
-                String.format("%.1f ms", lockP99 * 1000),
+                String.format("%.1f ms", lockP99 * 1000), serviceCpu, databaseCpu,
                 timeouts, result.errors(), refusals.sum(), oversold, format(minimal), format(serviceSql),
                 minimal == null ? "-" : String.format("%.2f", result.perSecond() / minimal)));
         System.out.println(rows.get(rows.size() - 1));

@@ -197,6 +197,10 @@ public final class Service implements AutoCloseable {
         return Duration.ofNanos(System.nanoTime() - sent);
     }
 
+    long pid() {
+        return process.pid();
+    }
+
     public boolean isAlive() {
         return process.isAlive();
     }
