@@ -4,14 +4,18 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.reservation.Claim;
+import io.ticketing.reservations.reservation.ClaimBatches;
 
 /** Every statement of the cart feature, on plain JDBC, returning records. */
 @ApplicationScoped
@@ -39,6 +43,20 @@ public class CartRows {
             JOIN items i ON i.id = c.item_id ORDER BY c.n
             RETURNING\s""" + POSITION_COLUMNS;
 
+    /** {@link #LOCK_EXTENDING} for the carts of a batch, and their positions ({@link ClaimBatches}). */
+    private static final String LOCK_EXTENDING_EACH = "UPDATE carts SET expires = greatest(expires, :expires)"
+            + " WHERE id = ANY(:ids) AND event_id = :event RETURNING " + CART_COLUMNS;
+    private static final String OF_CARTS = "SELECT cart_id, " + POSITION_COLUMNS
+            + " FROM cart_positions WHERE cart_id = ANY(:ids) ORDER BY id";
+    /** {@link #INSERT_ALL} for the carts of a batch: one statement, so the hold counters move once. */
+    private static final String INSERT_EACH = """
+            INSERT INTO cart_positions (cart_id, item_id, seat_id, voucher_id, price, expires)
+            SELECT c.cart_id, c.item_id, c.seat_id, c.voucher_id, i.price, :expires
+            FROM unnest(:carts, :items, :seats, :vouchers) WITH ORDINALITY AS c (cart_id, item_id, seat_id, voucher_id, n)
+            JOIN items i ON i.id = c.item_id ORDER BY c.n
+            RETURNING cart_id,\s"""
+            + POSITION_COLUMNS;
+
     private static final String INSERT = "INSERT INTO carts (id, event_id, expires, buyer)"
             + " VALUES (:id, :event, :expires, :buyer) RETURNING " + CART_COLUMNS;
     private static final String FIND = "SELECT " + CART_COLUMNS + " FROM carts WHERE id = :id AND event_id = :event";
@@ -61,6 +79,10 @@ public class CartRows {
 
     /** A cart with all its positions. */
     public record Contents(Cart cart, List<CartPosition> positions) {
+    }
+
+    /** A position with the cart it is in, as a batch reads and writes them. */
+    record Placed(String cartId, CartPosition position) {
     }
 
     private final Jdbc jdbc;
@@ -103,6 +125,34 @@ public class CartRows {
                 .set("seats", claims.stream().map(Claim::seatId).toArray(Long[]::new))
                 .set("vouchers", claims.stream().map(Claim::voucherId).toArray(Long[]::new)).set("expires", expires)
                 .reading(CartRows::position);
+    }
+
+    /**
+     * {@link #lockExtending} for a batch's carts, in one round trip with what {@code alongside} queues: the carts
+     * found, by id, with their positions.
+     */
+    Map<String, Contents> lockExtendingEach(long eventId, Collection<String> cartIds, Instant expires,
+            Consumer<Jdbc.RoundTrip> alongside) {
+        String[] ids = cartIds.stream().distinct().sorted().toArray(String[]::new);
+        Jdbc.RoundTrip reads = jdbc.roundTrip();
+        Jdbc.Rows<Cart> carts = reads.add(jdbc.statement(LOCK_EXTENDING_EACH).set("expires", expires)
+                .set("ids", ids).set("event", eventId).reading(CartRows::cart));
+        Jdbc.Rows<Placed> positions = reads.add(jdbc.statement(OF_CARTS).set("ids", ids).reading(CartRows::placed));
+        alongside.accept(reads);
+        reads.send();
+        Map<String, List<CartPosition>> byCart = positions.all().stream().collect(Collectors
+                .groupingBy(Placed::cartId, Collectors.mapping(Placed::position, Collectors.toList())));
+        return carts.all().stream().collect(Collectors.toMap(Cart::id,
+                cart -> new Contents(cart, byCart.getOrDefault(cart.id(), List.of()))));
+    }
+
+    /** {@link #insertAll} for a batch: each claim into the cart at the same index of {@code cartIds}. */
+    List<Placed> insertEach(List<String> cartIds, List<Claim> claims, Instant expires) {
+        return jdbc.statement(INSERT_EACH).set("carts", cartIds.toArray(String[]::new))
+                .set("items", claims.stream().map(Claim::itemId).toArray(Long[]::new))
+                .set("seats", claims.stream().map(Claim::seatId).toArray(Long[]::new))
+                .set("vouchers", claims.stream().map(Claim::voucherId).toArray(Long[]::new)).set("expires", expires)
+                .list(CartRows::placed);
     }
 
     /** Every position of the locked cart, and the cart, get {@code expires}. */
@@ -151,6 +201,11 @@ public class CartRows {
     private static Cart cart(ResultSet row) throws SQLException {
         return new Cart(row.getString(1), row.getLong(2), Jdbc.instant(row, 3), Jdbc.instant(row, 4),
                 row.getString(5));
+    }
+
+    private static Placed placed(ResultSet row) throws SQLException {
+        return new Placed(row.getString(1), new CartPosition(row.getLong(2), row.getLong(3), Jdbc.nullableLong(row, 4),
+                Jdbc.nullableLong(row, 5), row.getBigDecimal(6), Jdbc.instant(row, 7), Jdbc.instant(row, 8)));
     }
 
     private static CartPosition position(ResultSet row) throws SQLException {

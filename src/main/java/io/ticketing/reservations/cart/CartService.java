@@ -3,6 +3,8 @@ package io.ticketing.reservations.cart;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -20,10 +22,12 @@ import io.ticketing.reservations.inventory.Seat;
 import io.ticketing.reservations.inventory.SeatService;
 import io.ticketing.reservations.inventory.Voucher;
 import io.ticketing.reservations.locking.DurableTransaction;
+import io.ticketing.reservations.locking.DurableTransactions;
 import io.ticketing.reservations.problem.ApiException;
 import io.ticketing.reservations.problem.NotFoundException;
 import io.ticketing.reservations.problem.ValidationException;
 import io.ticketing.reservations.reservation.Claim;
+import io.ticketing.reservations.reservation.ClaimBatches;
 import io.ticketing.reservations.reservation.Deadlines;
 import io.ticketing.reservations.reservation.PositionLabels;
 import io.ticketing.reservations.reservation.ReservationConfig;
@@ -39,9 +43,13 @@ public class CartService {
     private final CartRows rows;
     private final Deadlines deadlines;
     private final SeatService seats;
+    private final ClaimBatches batches;
+    private final DurableTransactions transactions;
 
     CartService(Reservations reservations, ReservationConfig config, CartRows rows, Deadlines deadlines,
-            SeatService seats) {
+            SeatService seats, ClaimBatches batches, DurableTransactions transactions) {
+        this.batches = batches;
+        this.transactions = transactions;
         this.seats = seats;
         this.reservations = reservations;
         this.config = config;
@@ -65,14 +73,28 @@ public class CartService {
         return rows.lock(event.id, cartId).orElseThrow(() -> new NotFoundException("cart", cartId));
     }
 
-    /** All or nothing: every new position fits, under the locks, or none is added. */
-    @DurableTransaction
+    /**
+     * All or nothing: every new position fits, under the locks, or none is added. Decided together with the other
+     * adds of the event waiting for its locks ({@link ClaimBatches}), unless combining is off or the request has a
+     * transaction of its own already (for its {@code Idempotency-Key}).
+     */
     public Contents add(Event event, String cartId, List<CartRequests.NewPosition> positions) {
         int count = positions.stream().mapToInt(CartRequests.NewPosition::count).sum();
         if (count > config.maxPositions()) {
             throw new ApiException(413, "too_many_positions", "Content Too Large",
                     count + " positions in one request; at most " + config.maxPositions() + " are allowed.");
         }
+        if (!config.combine() || transactions.inTransaction()) {
+            return addAlone(event, cartId, positions);
+        }
+        Adding adding = new Adding(cartId, wanted(event, positions));
+        return batches.submit(event.id, adding, batch -> addTogether(event, batch),
+                () -> addAlone(event, cartId, positions));
+    }
+
+    /** One add to cart in a durable transaction of its own. */
+    @DurableTransaction
+    Contents addAlone(Event event, String cartId, List<CartRequests.NewPosition> positions) {
         Instant expires = deadlines.inSeconds(event.cartTtlSeconds);
         Wanted wanted = claimsFor(event, positions);
         List<Claim> claims = wanted.claims();
@@ -86,6 +108,63 @@ public class CartService {
                 .stream()
                 .sorted(Comparator.comparing(CartPosition::id)).toList();
         return new Contents(cart.cart(), Stream.concat(cart.positions().stream(), added.stream()).toList());
+    }
+
+    /** One request of a batch: its cart and what it claims. */
+    record Adding(String cartId, Wanted wanted) {
+    }
+
+    /**
+     * The adds of a batch in one durable transaction, in four round trips: the carts locked with their new deadline
+     * and what deciding the locks needs; the locks and the counts; the insert of every add that fits; the commit.
+     */
+    @DurableTransaction
+    List<ClaimBatches.Outcome<Contents>> addTogether(Event event, List<Adding> batch) {
+        Instant expires = deadlines.inSeconds(event.cartTtlSeconds);
+        Reservations.Together together = reservations.prepareTogether(event.id, batch.stream()
+                .map(adding -> new Reservations.Claimant(adding.wanted().claims(), adding.wanted().seats(),
+                        adding.wanted().vouchers()))
+                .toList());
+        Map<String, Contents> carts = rows.lockExtendingEach(event.id, batch.stream().map(Adding::cartId).toList(),
+                expires, together::readBeforeLocks);
+        List<String> buyers = new ArrayList<>();
+        List<ApiException> refusals = new ArrayList<>();
+        for (Adding adding : batch) {
+            Contents cart = carts.get(adding.cartId());
+            buyers.add(cart == null ? null : cart.cart().buyer());
+            refusals.add(cart == null ? new NotFoundException("cart", adding.cartId()) : null);
+        }
+        List<ApiException> decided = together.decide(buyers, refusals);
+        List<String> cartIds = new ArrayList<>();
+        List<Claim> claims = new ArrayList<>();
+        for (int i = 0; i < batch.size(); i++) {
+            if (decided.get(i) == null) {
+                for (Claim claim : batch.get(i).wanted().claims()) {
+                    cartIds.add(batch.get(i).cartId());
+                    claims.add(claim);
+                }
+            }
+        }
+        Iterator<CartRows.Placed> placed = (claims.isEmpty()
+                ? List.<CartRows.Placed>of()
+                : rows.insertEach(cartIds, claims, expires)).iterator();
+        // Two requests on one cart in a batch: the later answer shows what the earlier added, as one after the other.
+        Map<String, List<CartPosition>> positions = new HashMap<>();
+        carts.forEach((id, cart) -> positions.put(id, new ArrayList<>(cart.positions())));
+        List<ClaimBatches.Outcome<Contents>> outcomes = new ArrayList<>();
+        for (int i = 0; i < batch.size(); i++) {
+            Adding adding = batch.get(i);
+            if (decided.get(i) != null) {
+                outcomes.add(ClaimBatches.Outcome.refused(decided.get(i)));
+                continue;
+            }
+            List<CartPosition> ofCart = positions.get(adding.cartId());
+            for (int n = 0; n < adding.wanted().claims().size(); n++) {
+                ofCart.add(placed.next().position());
+            }
+            outcomes.add(ClaimBatches.Outcome.of(new Contents(carts.get(adding.cartId()).cart(), List.copyOf(ofCart))));
+        }
+        return outcomes;
     }
 
     /**
@@ -169,7 +248,13 @@ public class CartService {
     }
 
     /** The claims of a request, with the seats and vouchers they name, by id. */
-    private record Wanted(List<Claim> claims, Map<Long, Seat> seats, Map<Long, Voucher> vouchers) {
+    record Wanted(List<Claim> claims, Map<Long, Seat> seats, Map<Long, Voucher> vouchers) {
+    }
+
+    /** {@link #claimsFor} before the request's batch, reading seats and vouchers unlocked, as the batch would. */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    Wanted wanted(Event event, List<CartRequests.NewPosition> positions) {
+        return claimsFor(event, positions);
     }
 
     /** One claim per ticket: seat guids and voucher codes become ids, quantities become copies. */

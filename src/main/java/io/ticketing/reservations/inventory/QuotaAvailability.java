@@ -7,6 +7,11 @@ public record QuotaAvailability(boolean available, @Schema(nullable = true) Inte
         @Schema(nullable = true) Integer size, long paidOrders,
         long pendingOrders, long cartPositions, long blockingVouchers) {
 
+    /** The same quota with {@code positions} more held: what is left after claims decided before, in a batch. */
+    public QuotaAvailability holdingMore(long positions) {
+        return positions == 0 ? this : of(size, paidOrders, pendingOrders, cartPositions + positions, blockingVouchers);
+    }
+
     static QuotaAvailability of(Integer size, long paid, long pending, long carts, long blocking) {
         if (size == null) {
             return new QuotaAvailability(true, null, null, paid, pending, carts, blocking);

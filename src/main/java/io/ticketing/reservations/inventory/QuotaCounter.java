@@ -134,6 +134,10 @@ public class QuotaCounter {
         public boolean blockedBy(Voucher voucher, Instant now) {
             return blockingVoucherIds.contains(voucher.id);
         }
+
+        public CountedQuota holdingMore(long positions) {
+            return new CountedQuota(id, name, size, itemIds, availability.holdingMore(positions), blockingVoucherIds);
+        }
     }
 
     private final Jdbc jdbc;

@@ -119,18 +119,22 @@ public class AdvisoryLocks {
     }
 
     /**
-     * Takes {@code keys} in one statement, traced as a span of its own ({@code inventory.lock.acquire}) with the
+     * Takes {@code keys} in one statement, traced (in a traced request) as a span of its own
+     * ({@code inventory.lock.acquire}) with the
      * number of objects asked for, whether the event was locked exclusively, the time already spent at the gate
      * and the wait here.
      */
     private void acquire(Long[] keys, Boolean[] shared, int objects, Jdbc.RoundTrip then) {
         claimTransaction();
         Duration budget = budget();
-        Span span = tracer.spanBuilder("inventory.lock.acquire")
-                .setAttribute("inventory.lock.objects", objects)
-                .setAttribute("inventory.lock.event_exclusive", !shared[0])
-                .setAttribute("inventory.lock.gate_wait_ms", config.timeout().minus(budget).toMillis())
-                .startSpan();
+        // Only inside a traced request: a span nobody records would cost every sale its building for nothing.
+        Span span = Span.current().isRecording()
+                ? tracer.spanBuilder("inventory.lock.acquire")
+                        .setAttribute("inventory.lock.objects", objects)
+                        .setAttribute("inventory.lock.event_exclusive", !shared[0])
+                        .setAttribute("inventory.lock.gate_wait_ms", config.timeout().minus(budget).toMillis())
+                        .startSpan()
+                : Span.getInvalid();
         long started = System.nanoTime();
         try {
             if (budget.toMillis() <= 0) {
@@ -176,8 +180,13 @@ public class AdvisoryLocks {
                 "an endpoint that takes locks must be marked @TakesLocks, so that it passes its event's gate"));
     }
 
+    /** What is left of this request's lock bound (see {@link #budget}); waiting for it elsewhere counts too. */
+    public Duration remainingBudget() {
+        return budget();
+    }
+
     /** Every lock_timeout, whether it came in the database or at {@link EventGate}: counted, then thrown. */
-    LockTimeoutException timedOut() {
+    public LockTimeoutException timedOut() {
         timeouts.increment();
         return new LockTimeoutException(config.timeout(), config.retryAfter());
     }

@@ -78,6 +78,15 @@ public class DurableTransactions {
         });
     }
 
+    /** Whether this thread is in a transaction already (a request's, for its {@code Idempotency-Key}). */
+    public boolean inTransaction() {
+        try {
+            return transactionManager.getStatus() != Status.STATUS_NO_TRANSACTION;
+        } catch (SystemException e) {
+            throw new IllegalStateException("transaction status unavailable", e);
+        }
+    }
+
     boolean isDurable() throws SystemException {
         return registry.getTransactionStatus() == Status.STATUS_ACTIVE && registry.getResource(DURABLE) != null;
     }

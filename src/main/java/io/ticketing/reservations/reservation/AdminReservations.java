@@ -95,7 +95,7 @@ public class AdminReservations implements CapacityGuard {
                             + " times; max_usages cannot go below that.");
                 }
             }
-            checkpoints.afterChecks(voucher.eventId);
+            checkpoints.afterChecks(voucher.eventId, 1);
             return null;
         });
     }
@@ -107,7 +107,7 @@ public class AdminReservations implements CapacityGuard {
             if (!reservations.takenSeats(Set.of(seat.id), List.of(), Set.of()).list().isEmpty()) {
                 throw ReservationConflict.seatUnavailable(seat);
             }
-            checkpoints.afterChecks(seat.eventId);
+            checkpoints.afterChecks(seat.eventId, 1);
             return null;
         });
     }

@@ -13,8 +13,11 @@ public interface ReservationCheckpoints {
     /** The claims' items and quotas are read; nothing is locked yet. */
     void beforeLocks(long eventId);
 
-    /** Locked, counted and found to fit; what the flow sent with the locks is written but not committed. */
-    void afterChecks(long eventId);
+    /**
+     * Locked, counted and found to fit; what the flow sent with the locks is written but not committed (in a batch
+     * of {@code requests}, decided and not yet written).
+     */
+    void afterChecks(long eventId, int requests);
 
     @DefaultBean
     @Singleton
@@ -25,7 +28,7 @@ public interface ReservationCheckpoints {
         }
 
         @Override
-        public void afterChecks(long eventId) {
+        public void afterChecks(long eventId, int requests) {
         }
     }
 }

@@ -170,7 +170,7 @@ final class ReservationChecks {
      * The finite quotas whose usage a claim grows: all of its item's, but those its voucher blocks in (there the
      * voucher counts the capacity already). Where the voucher does not block, the claim counts like any other.
      */
-    private static <Q extends QuotaMembers> List<Q> quotasGrownBy(Claim claim, Map<Long, Voucher> vouchers,
+    static <Q extends QuotaMembers> List<Q> quotasGrownBy(Claim claim, Map<Long, Voucher> vouchers,
             List<Q> quotas, Instant now) {
         Voucher voucher = claim.voucherId() == null ? null : vouchers.get(claim.voucherId());
         return quotasOf(claim.itemId(), quotas).stream().filter(QuotaMembers::isFinite)

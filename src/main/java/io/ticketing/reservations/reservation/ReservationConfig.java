@@ -29,6 +29,13 @@ public interface ReservationConfig {
     @WithDefault("2h")
     Duration maxHold();
 
+    /**
+     * Whether adds to cart of one event that wait for its locks are decided together ({@link ClaimBatches};
+     * {@code RESERVATION_COMBINE=false} decides each in a transaction of its own).
+     */
+    @WithDefault("true")
+    boolean combine();
+
     default boolean needsRecheck(Instant expires, Instant now) {
         return expires.isBefore(now.plus(recheckWithin()));
     }

@@ -1,7 +1,10 @@
 package io.ticketing.reservations.reservation;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -25,6 +28,7 @@ import io.ticketing.reservations.inventory.Voucher;
 import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.locking.AdvisoryLocks;
 import io.ticketing.reservations.locking.LockTarget;
+import io.ticketing.reservations.problem.ApiException;
 import io.ticketing.reservations.problem.InventoryChanged;
 
 /**
@@ -237,10 +241,185 @@ public class Reservations {
                 if (held != null) {
                     ReservationChecks.checkBuyerLimits(claims, itemsById, held.all());
                 }
-                checkpoints.afterChecks(eventId);
+                checkpoints.afterChecks(eventId, 1);
                 return written == null ? List.of() : written.all();
             });
         }
+    }
+
+    /** One request's claims in a batch ({@link ClaimBatches}), with the seats and vouchers they name. */
+    public record Claimant(List<Claim> claims, Map<Long, Seat> seats, Map<Long, Voucher> vouchers) {
+    }
+
+    /** The claims of several requests, to be decided together: see {@link Together}. */
+    public Together prepareTogether(long eventId, List<Claimant> claimants) {
+        return new Together(eventId, claimants);
+    }
+
+    /**
+     * Several requests' claims decided in one durable transaction: one round trip of reads before the locks, one
+     * lock call on the union of what they consume (section 2's rules apply to the union), one round trip that
+     * counts; then each request in arrival order against what is left after those before it. A request that does
+     * not fit is refused alone and never refuses another. Add-only: no claimant re-checks positions of its own.
+     */
+    public final class Together {
+
+        private final long eventId;
+        private final List<Claimant> claimants;
+        private Jdbc.Rows<ItemForSale> items;
+        private Jdbc.Rows<Membership> memberships;
+
+        private Together(long eventId, List<Claimant> claimants) {
+            this.eventId = eventId;
+            this.claimants = claimants;
+        }
+
+        /** Queues the reads that decide the locks: every claimant's items and the quotas they are in. */
+        public void readBeforeLocks(Jdbc.RoundTrip reads) {
+            Set<Long> itemIds = claimants.stream().flatMap(claimant -> claimant.claims().stream())
+                    .map(Claim::itemId).collect(Collectors.toCollection(TreeSet::new));
+            items = reads.add(counter.itemsForSale(eventId, itemIds));
+            memberships = reads.add(counter.membershipsOf(itemIds));
+        }
+
+        /**
+         * Locks, counts and decides. {@code buyers} and {@code refusals} have one entry per claimant: its buyer (or
+         * null), and its refusal if it is refused already (its cart is gone). Returns every claimant's refusal, null
+         * for those whose claims fit and are to be written.
+         */
+        public List<ApiException> decide(List<String> buyers, List<ApiException> refusals) {
+            List<ApiException> outcome = new ArrayList<>(refusals);
+            Map<Long, ItemForSale> itemsById = items.all().stream()
+                    .collect(Collectors.toMap(ItemForSale::id, Function.identity()));
+            List<Membership> membershipsBefore = memberships.all();
+            Instant now = deadlines.now();
+            Set<LockTarget> locked = new HashSet<>();
+            boolean[] limited = new boolean[claimants.size()];
+            for (int i = 0; i < claimants.size(); i++) {
+                Claimant claimant = claimants.get(i);
+                if (outcome.get(i) != null) {
+                    continue;
+                }
+                try {
+                    ReservationChecks.checkRules(claimant.claims(), itemsById, claimant.seats(), claimant.vouchers(),
+                            membershipsBefore, now);
+                    limited[i] = ReservationChecks.checkBuyerKnown(claimant.claims(), itemsById, buyers.get(i));
+                } catch (ApiException refused) {
+                    outcome.set(i, counted(refused));
+                    continue;
+                }
+                locked.addAll(ReservationChecks.objectsToLock(claimant.claims(), claimant.vouchers(),
+                        membershipsBefore, now));
+                if (limited[i]) {
+                    locked.add(LockTarget.buyer(eventId, buyers.get(i)));
+                }
+            }
+            List<Integer> open = new ArrayList<>();
+            for (int i = 0; i < claimants.size(); i++) {
+                if (outcome.get(i) == null) {
+                    open.add(i);
+                }
+            }
+            if (open.isEmpty()) {
+                return outcome;
+            }
+            Map<Long, Voucher> allVouchers = new HashMap<>();
+            open.forEach(i -> allVouchers.putAll(claimants.get(i).vouchers()));
+            List<Claim> allClaims = open.stream().flatMap(i -> claimants.get(i).claims().stream()).toList();
+
+            Jdbc.RoundTrip afterLocks = jdbc.roundTrip();
+            Jdbc.Rows<CountedQuota> quotas = afterLocks.add(counter.ofItemsQuery(itemsById.keySet(), List.of()));
+            Map<Integer, Jdbc.Rows<Long>> takenSeats = new HashMap<>();
+            for (int i : open) {
+                List<Claim> claims = claimants.get(i).claims();
+                Set<Long> seatIds = ids(claims, Claim::seatId);
+                if (!seatIds.isEmpty()) {
+                    takenSeats.put(i, afterLocks.add(takenSeats(seatIds, List.of(), ids(claims, Claim::voucherId))));
+                }
+            }
+            Set<Long> voucherIds = ids(allClaims, Claim::voucherId);
+            Jdbc.Rows<long[]> usesLeft = voucherIds.isEmpty()
+                    ? null
+                    : afterLocks.add(voucherUsesLeft(voucherIds, List.of()));
+            Map<String, Jdbc.Rows<long[]>> heldByBuyer = new HashMap<>();
+            for (int i : open) {
+                if (limited[i]) {
+                    heldByBuyer.computeIfAbsent(buyers.get(i),
+                            buyer -> afterLocks.add(buyerHoldings(eventId, buyer, List.of())));
+                }
+            }
+            checkpoints.beforeLocks(eventId);
+            locks.lockObjectsThen(eventId, locked, afterLocks);
+            requireLocked(ReservationChecks.objectsToLock(allClaims, allVouchers, quotas.all(), now), locked);
+
+            // What the claimants decided so far take, counted against the next ones.
+            Map<Long, Long> quotaTaken = new HashMap<>();
+            Set<Long> seatsTaken = new HashSet<>();
+            Map<Long, Long> voucherUsesTaken = new HashMap<>();
+            Map<String, Map<Long, Long>> buyerTaken = new HashMap<>();
+            Map<Long, Long> usesLeftCounted = new HashMap<>();
+            if (usesLeft != null) {
+                usesLeft.all().forEach(row -> usesLeftCounted.put(row[0], row[1]));
+            }
+            for (int i : open) {
+                Claimant claimant = claimants.get(i);
+                List<Claim> claims = claimant.claims();
+                try {
+                    ReservationChecks.checkQuotas(claims, itemsById, claimant.vouchers(), quotas.all().stream()
+                            .map(quota -> quota.holdingMore(quotaTaken.getOrDefault(quota.id(), 0L))).toList(), now);
+                    for (Claim claim : claims) {
+                        if (claim.seatId() != null && seatsTaken.contains(claim.seatId())) {
+                            throw ReservationConflict.seatUnavailable(claimant.seats().get(claim.seatId()));
+                        }
+                    }
+                    Jdbc.Rows<Long> taken = takenSeats.get(i);
+                    if (taken != null) {
+                        taken.first().ifPresent(seat -> {
+                            throw ReservationConflict.seatUnavailable(claimant.seats().get(seat));
+                        });
+                    }
+                    Map<Long, Long> uses = claims.stream().map(Claim::voucherId).filter(Objects::nonNull)
+                            .collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
+                    ReservationChecks.checkVouchers(uses, claimant.vouchers(), uses.keySet().stream()
+                            .map(voucher -> new long[]{voucher, usesLeftCounted.getOrDefault(voucher, 0L)
+                                    - voucherUsesTaken.getOrDefault(voucher, 0L)})
+                            .toList());
+                    if (limited[i]) {
+                        Map<Long, Long> held = new HashMap<>(
+                                buyerTaken.getOrDefault(buyers.get(i), Map.of()));
+                        heldByBuyer.get(buyers.get(i)).all().forEach(row -> held.merge(row[0], row[1], Long::sum));
+                        ReservationChecks.checkBuyerLimits(claims, itemsById, held.entrySet().stream()
+                                .map(entry -> new long[]{entry.getKey(), entry.getValue()}).toList());
+                    }
+                } catch (ReservationConflict refused) {
+                    outcome.set(i, counted(refused));
+                    continue;
+                }
+                for (Claim claim : claims) {
+                    ReservationChecks.quotasGrownBy(claim, claimant.vouchers(), quotas.all(), now)
+                            .forEach(quota -> quotaTaken.merge(quota.id(), 1L, Long::sum));
+                    if (claim.seatId() != null) {
+                        seatsTaken.add(claim.seatId());
+                    }
+                    if (claim.voucherId() != null) {
+                        voucherUsesTaken.merge(claim.voucherId(), 1L, Long::sum);
+                    }
+                    if (limited[i]) {
+                        buyerTaken.computeIfAbsent(buyers.get(i), buyer -> new HashMap<>())
+                                .merge(claim.itemId(), 1L, Long::sum);
+                    }
+                }
+            }
+            checkpoints.afterChecks(eventId, open.size());
+            return outcome;
+        }
+    }
+
+    private ApiException counted(ApiException refusal) {
+        if (refusal instanceof ReservationConflict conflict) {
+            meters.counter("inventory.refusals", "code", conflict.code()).increment();
+        }
+        return refusal;
     }
 
     <T> T countingRefusals(Supplier<T> flow) {

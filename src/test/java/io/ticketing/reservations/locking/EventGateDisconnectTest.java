@@ -55,8 +55,9 @@ class EventGateDisconnectTest {
     public static class FewPlaces implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
+            // Each add in a transaction of its own, so that WRITERS of them wait in PostgreSQL at once.
             return Map.of("lock.requests-per-event", "" + PLACES, "lock.writers-per-event", "" + WRITERS,
-                    "lock.timeout", "10s");
+                    "lock.timeout", "10s", "reservation.combine", "false");
         }
     }
 

@@ -13,6 +13,9 @@ public class SkipLocking implements QuarkusTestProfile {
 
     @Override
     public Map<String, String> getConfigOverrides() {
-        return Map.of("quarkus.arc.selected-alternatives", NoAdvisoryLocks.class.getName());
+        // Combined claims are decided one batch at a time per event on a replica, which alone would keep the twins
+        // of one replica from overselling adds; off, every add is a transaction of its own, as across replicas.
+        return Map.of("quarkus.arc.selected-alternatives", NoAdvisoryLocks.class.getName(), "reservation.combine",
+                "false");
     }
 }

@@ -21,7 +21,7 @@ import jakarta.inject.Singleton;
  *
  * <p>A {@link Race} holds every flow of one event after its availability check until each of the racers has
  * either checked too or is waiting for a lock in PostgreSQL (a racer blocked there has read what it counts: the
- * counts go before the writes in its round trip). With the locks, the first racer holds them while the others
+ * counts go before the writes in its round trip) or for the next batch of its event ({@link ClaimBatches}). With the locks, the first racer holds them while the others
  * wait for them, so the race goes on as it would; without them, every racer has checked before any commits, so
  * the oversell the locks prevent is certain.
  */
@@ -35,6 +35,9 @@ public class RacePauses implements ReservationCheckpoints {
 
     @Inject
     DataSource dataSource;
+
+    @Inject
+    ClaimBatches batches;
 
     private volatile Race race;
     private volatile Hold hold;
@@ -50,10 +53,10 @@ public class RacePauses implements ReservationCheckpoints {
     }
 
     @Override
-    public void afterChecks(long eventId) {
+    public void afterChecks(long eventId, int requests) {
         Race armed = race;
         if (armed != null && armed.eventId == eventId) {
-            armed.checked.incrementAndGet();
+            armed.checked.addAndGet(requests);
             armed.firstChecked.countDown();
             await(armed.released, "the other racers");
         }
@@ -133,7 +136,8 @@ public class RacePauses implements ReservationCheckpoints {
                 while (released.getCount() > 0 && closed.getCount() > 0) {
                     try (ResultSet waiting = query.executeQuery(WAITING_FOR_A_LOCK)) {
                         waiting.next();
-                        if (checked.get() > 0 && checked.get() + waiting.getLong(1) >= racers) {
+                        if (checked.get() > 0
+                                && checked.get() + waiting.getLong(1) + batches.waiting(eventId) >= racers) {
                             released.countDown();
                         }
                     }

@@ -1,0 +1,148 @@
+package io.ticketing.reservations.reservation;
+
+import static io.ticketing.reservations.support.Api.addToCart;
+import static io.ticketing.reservations.support.Api.admin;
+import static io.ticketing.reservations.support.Api.newCart;
+import static io.ticketing.reservations.support.Api.newCartOf;
+import static io.ticketing.reservations.support.Api.newEvent;
+import static io.ticketing.reservations.support.Api.newItem;
+import static io.ticketing.reservations.support.Api.newQuota;
+import static io.ticketing.reservations.support.Api.newSeatedItem;
+import static io.ticketing.reservations.support.Api.newSeats;
+import static io.ticketing.reservations.support.Api.newVoucher;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+import io.ticketing.reservations.locking.LockProbe;
+import io.ticketing.reservations.support.Crowd;
+import io.ticketing.reservations.support.Crowd.Outcome;
+import io.ticketing.reservations.support.Eventually;
+import io.ticketing.reservations.support.Oracle;
+import io.ticketing.reservations.support.Sql;
+
+/**
+ * Adds to cart decided together ({@link ClaimBatches}): the event's lock is held from outside while the racers
+ * arrive, so the first waits for it in PostgreSQL and every other one waits for the next batch; once it is
+ * released, all of those are decided in one transaction. Each is decided in arrival order against what those
+ * before it took: exact outcomes, nothing oversold, and one request's refusal never refuses another.
+ */
+@QuarkusTest
+@TestProfile(CombinedClaimsTest.RoomyGate.class)
+class CombinedClaimsTest {
+
+    /** Every racer on a request thread at once, and time to queue them all behind the held lock. */
+    public static class RoomyGate implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("lock.requests-per-event", "60", "lock.timeout", "10s");
+        }
+    }
+
+    @Inject
+    Sql sql;
+
+    @Inject
+    LockProbe probe;
+
+    @Inject
+    ClaimBatches batches;
+
+    @Test
+    void claimsThatFitAndClaimsThatCannotInOneBatchSellExactlyWhatIsLeft() throws Exception {
+        String event = newEvent("batch-quota");
+        long item = newItem(event, "Ticket", "10");
+        newQuota(event, 10, List.of(item));
+        List<String> carts = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            carts.add(newCart(event));
+        }
+        // Clients 0 to 29 want one ticket, 30 to 39 fifty each.
+        List<Outcome> outcomes = inOneBatch(event, 40,
+                i -> addToCart(event, carts.get(i), Map.of("item_id", item, "quantity", i < 30 ? 1 : 50)));
+
+        assertThat(outcomes.subList(30, 40)).as("every request for fifty")
+                .allMatch(outcome -> "quota_exhausted".equals(outcome.code()));
+        assertThat(Crowd.count(outcomes.subList(0, 30), 201)).as("singles sold").isEqualTo(10);
+        assertThat(Crowd.count(outcomes.subList(0, 30), "quota_exhausted")).as("singles refused").isEqualTo(20);
+        assertThat(heldIn(event)).isEqualTo(10);
+        Oracle.assertNeverOversold(sql, event);
+    }
+
+    @Test
+    void oneSeatOneVoucherAndOneBuyersLimitHoldInsideOneBatch() throws Exception {
+        String event = newEvent("batch-mixed");
+        long seated = newSeatedItem(event, "Seat", "50");
+        long ticket = newItem(event, "Ticket", "10");
+        long limited = newItem(event, "Limited", "10");
+        newQuota(event, 100, List.of(seated, ticket, limited));
+        newSeats(event, seated, "S", 1);
+        newVoucher(event, Map.of("code", "THREE", "max_usages", 3));
+        admin().header("If-Match", "\"0\"").body(Map.of("max_per_buyer", 2))
+                .patch("/api/v1/events/{event}/items/{item}", event, limited).then().statusCode(200);
+        List<String> carts = new ArrayList<>();
+        for (int i = 0; i < 18; i++) {
+            carts.add(i < 12 ? newCart(event) : newCartOf(event, "fan"));
+        }
+        // 0 to 4: the one seat; 5 to 11: the voucher for three; 12 to 17: one buyer's carts, limited to two.
+        List<Outcome> outcomes = inOneBatch(event, 18, i -> addToCart(event, carts.get(i), i < 5
+                ? Map.of("item_id", seated, "seat_guid", "S-1")
+                : i < 12 ? Map.of("item_id", ticket, "voucher_code", "THREE") : Map.of("item_id", limited)));
+
+        assertThat(Crowd.count(outcomes.subList(0, 5), 201)).as("holders of the seat").isEqualTo(1);
+        assertThat(Crowd.count(outcomes.subList(0, 5), "seat_unavailable")).isEqualTo(4);
+        assertThat(Crowd.count(outcomes.subList(5, 12), 201)).as("uses of the voucher").isEqualTo(3);
+        assertThat(Crowd.count(outcomes.subList(5, 12), "voucher_exhausted")).isEqualTo(4);
+        assertThat(Crowd.count(outcomes.subList(12, 18), 201)).as("the buyer's tickets").isEqualTo(2);
+        assertThat(Crowd.count(outcomes.subList(12, 18), "buyer_limit")).isEqualTo(4);
+        assertThat(heldIn(event)).isEqualTo(6);
+        Oracle.assertNeverOversold(sql, event);
+    }
+
+    /**
+     * Sends the {@code racers} requests while the event's lock is held from outside, and releases it once the first
+     * waits for it and every other one waits for the next batch: those are then decided together.
+     */
+    private List<Outcome> inOneBatch(String event, int racers, IntFunction<Response> racer) throws Exception {
+        long eventId = sql.number("SELECT id FROM events WHERE slug = ?1", event);
+        CountDownLatch acquired = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<Void> holder = CompletableFuture.runAsync(() -> {
+            try {
+                probe.holdEventExclusively(eventId, acquired, release);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertThat(acquired.await(10, TimeUnit.SECONDS)).as("the event's lock held").isTrue();
+        CompletableFuture<List<Outcome>> outcomes = CompletableFuture.supplyAsync(() -> Crowd.run(racers, racer));
+        try {
+            Eventually.within(Duration.ofSeconds(10), "every racer but the first waiting for the next batch",
+                    () -> batches.waiting(eventId) == racers - 1);
+        } finally {
+            release.countDown();
+        }
+        holder.get(10, TimeUnit.SECONDS);
+        return outcomes.get(30, TimeUnit.SECONDS);
+    }
+
+    private long heldIn(String event) {
+        return sql.number("SELECT count(*) FROM cart_positions c JOIN carts k ON k.id = c.cart_id"
+                + " JOIN events e ON e.id = k.event_id WHERE e.slug = ?1", event);
+    }
+}
