@@ -46,6 +46,9 @@ public class CartRows {
     /** {@link #LOCK_EXTENDING} for the carts of a batch, and their positions ({@link ClaimBatches}). */
     private static final String LOCK_EXTENDING_EACH = "UPDATE carts SET expires = greatest(expires, :expires)"
             + " WHERE id = ANY(:ids) AND event_id = :event RETURNING " + CART_COLUMNS;
+    /** {@link #LOCK} for the carts of a batch of checkouts, in one order so that no two batches deadlock. */
+    private static final String LOCK_EACH = "SELECT " + CART_COLUMNS
+            + " FROM carts WHERE id = ANY(:ids) AND event_id = :event ORDER BY id FOR UPDATE";
     private static final String OF_CARTS = "SELECT cart_id, " + POSITION_COLUMNS
             + " FROM cart_positions WHERE cart_id = ANY(:ids) ORDER BY id";
     /** {@link #INSERT_ALL} for the carts of a batch: one statement, so the hold counters move once. */
@@ -133,10 +136,21 @@ public class CartRows {
      */
     Map<String, Contents> lockExtendingEach(long eventId, Collection<String> cartIds, Instant expires,
             Consumer<Jdbc.RoundTrip> alongside) {
+        return each(jdbc.statement(LOCK_EXTENDING_EACH).set("expires", expires), eventId, cartIds, alongside);
+    }
+
+    /** {@link #lock} for a batch's carts, in one round trip: the carts found, by id, with their positions. */
+    public Map<String, Contents> lockEach(long eventId, Collection<String> cartIds) {
+        return each(jdbc.statement(LOCK_EACH), eventId, cartIds, trip -> {
+        });
+    }
+
+    private Map<String, Contents> each(Jdbc.Statement cartStatement, long eventId, Collection<String> cartIds,
+            Consumer<Jdbc.RoundTrip> alongside) {
         String[] ids = cartIds.stream().distinct().sorted().toArray(String[]::new);
         Jdbc.RoundTrip reads = jdbc.roundTrip();
-        Jdbc.Rows<Cart> carts = reads.add(jdbc.statement(LOCK_EXTENDING_EACH).set("expires", expires)
-                .set("ids", ids).set("event", eventId).reading(CartRows::cart));
+        Jdbc.Rows<Cart> carts = reads.add(cartStatement.set("ids", ids).set("event", eventId)
+                .reading(CartRows::cart));
         Jdbc.Rows<Placed> positions = reads.add(jdbc.statement(OF_CARTS).set("ids", ids).reading(CartRows::placed));
         alongside.accept(reads);
         reads.send();

@@ -88,7 +88,7 @@ public class CartService {
             return addAlone(event, cartId, positions);
         }
         Adding adding = new Adding(cartId, wanted(event, positions));
-        return batches.submit(event.id, adding, batch -> addTogether(event, batch),
+        return batches.submit(event.id, "add", adding, batch -> addTogether(event, batch),
                 () -> addAlone(event, cartId, positions));
     }
 

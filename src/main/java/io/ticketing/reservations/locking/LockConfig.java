@@ -31,8 +31,10 @@ public interface LockConfig {
      * How many requests of one event that may wait for its locks are on request threads at once on a replica
      * ({@code LOCK_REQUESTS_PER_EVENT}); the others wait in {@link EventGate} on no thread. Keep it below the number
      * of request threads ({@code WORKER_THREADS}), so that an event whose lock is held leaves threads to the rest.
+     * Those on threads wait for one batch of their event ({@code ClaimBatches}): the larger it may be, the more a
+     * lock hold sells.
      */
-    @WithDefault("6")
+    @WithDefault("48")
     int requestsPerEvent();
 
     /** What a client that got lock_timeout is told to wait before retrying ({@code LOCK_RETRY_AFTER}). */

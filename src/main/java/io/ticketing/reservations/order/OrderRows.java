@@ -4,11 +4,13 @@ import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -25,19 +27,28 @@ public class OrderRows {
     private static final String POSITION_COLUMNS = "id, item_id, seat_id, voucher_id, price, order_id";
 
     /**
-     * The order and its positions, copied from the cart under its row lock, in one statement; the positions in item
-     * order, so their ids follow it. Returns the positions.
+     * The orders and their positions, copied from their carts under the carts' row locks, in one statement for a
+     * whole batch of checkouts: the positions in item order, so their ids follow it and the sales counters' rows
+     * are taken in one ordered pass, as by every other flow (several statements, one an order, could deadlock with
+     * them). Returns the positions.
      */
-    private static final String PLACE = """
-            WITH placed AS (
+    private static final String PLACE_EACH = """
+            WITH wanted AS (
+              SELECT * FROM unnest(:codes, :emails, :buyers, :carts) WITH ORDINALITY AS w (code, email, buyer, cart_id, n)),
+            placed AS (
               INSERT INTO orders (event_id, code, email, status, expires, created_at, buyer)
-              VALUES (:event, :code, :email, 'pending', :expires, :created, :buyer) RETURNING id)
+              SELECT :event, code, email, 'pending', :expires, :created, buyer FROM wanted ORDER BY n
+              RETURNING id, code)
             INSERT INTO order_positions (order_id, item_id, seat_id, voucher_id, price)
             SELECT placed.id, c.item_id, c.seat_id, c.voucher_id, c.price
-            FROM placed CROSS JOIN cart_positions c WHERE c.cart_id = :cart ORDER BY c.item_id, c.id
-            RETURNING\s""" + POSITION_COLUMNS;
-    private static final String DELETE_CART_POSITIONS = "DELETE FROM cart_positions WHERE cart_id = :cart";
-    private static final String DELETE_CART = "DELETE FROM carts WHERE id = :cart";
+            FROM placed JOIN wanted w ON w.code = placed.code JOIN cart_positions c ON c.cart_id = w.cart_id
+            ORDER BY c.item_id, c.id
+            RETURNING\s"""
+            + POSITION_COLUMNS;
+    private static final String CODES = "SELECT id, code FROM orders WHERE code = ANY(:codes)";
+    /** The carts' holds in one statement: the hold counters' rows in one ordered pass. */
+    private static final String DELETE_CART_POSITIONS = "DELETE FROM cart_positions WHERE cart_id = ANY(:carts)";
+    private static final String DELETE_CARTS = "DELETE FROM carts WHERE id = ANY(:carts)";
     private static final String FIND = "SELECT " + ORDER_COLUMNS
             + " FROM orders WHERE code = :code AND event_id = :event";
     /** The order's row, locked: a payment and a cancel of one order run one after the other. */
@@ -97,17 +108,38 @@ public class OrderRows {
 
     /** The cart's positions become the order's; the cart is gone. One round trip. */
     Contents place(long eventId, String code, String email, Instant expires, Instant created, Cart cart) {
-        String cartId = cart.id();
+        return placeEach(eventId, List.of(new NewOrder(code, email, cart)), expires, created).get(0);
+    }
+
+    /** An order to place from a locked cart. */
+    record NewOrder(String code, String email, Cart cart) {
+    }
+
+    /** The orders of {@code orders}, placed and their carts removed in one round trip; in the same order. */
+    List<Contents> placeEach(long eventId, List<NewOrder> orders, Instant expires, Instant created) {
+        String[] codes = orders.stream().map(NewOrder::code).toArray(String[]::new);
+        String[] carts = orders.stream().map(order -> order.cart().id()).toArray(String[]::new);
         Jdbc.RoundTrip writes = jdbc.roundTrip();
-        Jdbc.Rows<OrderPosition> sold = writes.add(jdbc.statement(PLACE).set("event", eventId).set("code", code)
-                .set("email", email).set("expires", expires).set("created", created).set("cart", cartId)
-                .set("buyer", cart.buyer()).reading(OrderRows::position));
-        writes.add(jdbc.statement(DELETE_CART_POSITIONS).set("cart", cartId));
-        writes.add(jdbc.statement(DELETE_CART).set("cart", cartId));
+        Jdbc.Rows<OrderPosition> sold = writes.add(jdbc.statement(PLACE_EACH).set("event", eventId)
+                .set("codes", codes).set("emails", orders.stream().map(NewOrder::email).toArray(String[]::new))
+                .set("buyers", orders.stream().map(order -> order.cart().buyer()).toArray(String[]::new))
+                .set("carts", carts).set("expires", expires).set("created", created).reading(OrderRows::position));
+        Jdbc.Rows<Map.Entry<String, Long>> ids = writes.add(jdbc.statement(CODES).set("codes", codes)
+                .reading(row -> Map.entry(row.getString(2), row.getLong(1))));
+        writes.add(jdbc.statement(DELETE_CART_POSITIONS).set("carts", carts));
+        writes.add(jdbc.statement(DELETE_CARTS).set("carts", carts));
         writes.send();
-        List<OrderPosition> positions = sold.all().stream().sorted(Comparator.comparing(OrderPosition::id)).toList();
-        return new Contents(new Order(positions.get(0).orderId(), eventId, code, email, Order.Status.PENDING,
-                expires, created, 0, cart.buyer()), positions);
+        Map<Long, List<OrderPosition>> positions = sold.all().stream().sorted(Comparator.comparing(OrderPosition::id))
+                .collect(Collectors.groupingBy(OrderPosition::orderId));
+        Map<String, Long> idsByCode = ids.all().stream().collect(Collectors.toMap(Map.Entry::getKey,
+                Map.Entry::getValue));
+        List<Contents> placed = new ArrayList<>();
+        for (NewOrder order : orders) {
+            long id = idsByCode.get(order.code());
+            placed.add(new Contents(new Order(id, eventId, order.code(), order.email(), Order.Status.PENDING,
+                    expires, created, 0, order.cart().buyer()), positions.getOrDefault(id, List.of())));
+        }
+        return placed;
     }
 
     Optional<Contents> read(long eventId, String code) {

@@ -1,8 +1,14 @@
 package io.ticketing.reservations.order;
 
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
@@ -13,11 +19,14 @@ import io.ticketing.reservations.cart.CartRows;
 import io.ticketing.reservations.cart.CartService;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.locking.DurableTransaction;
+import io.ticketing.reservations.locking.DurableTransactions;
 import io.ticketing.reservations.order.OrderRows.Contents;
 import io.ticketing.reservations.problem.ApiException;
 import io.ticketing.reservations.problem.NotFoundException;
+import io.ticketing.reservations.reservation.ClaimBatches;
 import io.ticketing.reservations.reservation.Deadlines;
 import io.ticketing.reservations.reservation.PositionLabels;
+import io.ticketing.reservations.reservation.ReservationConfig;
 import io.ticketing.reservations.reservation.Reservations;
 import io.ticketing.reservations.webhooks.Webhooks;
 
@@ -37,9 +46,18 @@ public class OrderService {
     private final MeterRegistry meters;
     private final Webhooks webhooks;
     private final Deadlines deadlines;
+    private final CartRows cartRows;
+    private final ClaimBatches batches;
+    private final DurableTransactions transactions;
+    private final ReservationConfig config;
 
     OrderService(CartService carts, Reservations reservations, OrderRows rows, MeterRegistry meters,
-            Webhooks webhooks, Deadlines deadlines) {
+            Webhooks webhooks, Deadlines deadlines, CartRows cartRows, ClaimBatches batches,
+            DurableTransactions transactions, ReservationConfig config) {
+        this.cartRows = cartRows;
+        this.batches = batches;
+        this.transactions = transactions;
+        this.config = config;
         this.carts = carts;
         this.reservations = reservations;
         this.rows = rows;
@@ -50,14 +68,67 @@ public class OrderService {
 
     /**
      * All or nothing: the cart's valid holds carry over, the stale ones are re-checked under the locks, and
-     * the order, its redeemed vouchers and the cart's removal commit together.
+     * the order, its redeemed vouchers and the cart's removal commit together. Decided together with the other
+     * checkouts of the event waiting at the same time ({@link ClaimBatches}), unless combining is off or the request
+     * has a transaction of its own already (for its {@code Idempotency-Key}).
+     */
+    public Contents checkout(Event event, Checkout request) {
+        if (!config.combine() || transactions.inTransaction()) {
+            return checkoutAlone(event, request);
+        }
+        return batches.submit(event.id, "checkout", request, batch -> checkoutTogether(event, batch),
+                () -> checkoutAlone(event, request));
+    }
+
+    /**
+     * The checkouts of a batch in one durable transaction: their carts locked in one round trip, their vouchers
+     * redeemed in one voucher order, their orders placed in one round trip, one commit. A cart with a stale hold
+     * is checked out alone after the batch, since that hold must be re-checked under the locks.
      */
     @DurableTransaction
-    public Contents checkout(Event event, Checkout request) {
+    List<ClaimBatches.Outcome<Contents>> checkoutTogether(Event event, List<Checkout> batch) {
+        Map<String, CartRows.Contents> locked = cartRows.lockEach(event.id,
+                batch.stream().map(Checkout::cartId).toList());
+        Instant now = deadlines.now();
+        Set<String> ordered = new HashSet<>();
+        List<ClaimBatches.Outcome<Contents>> outcomes = new ArrayList<>();
+        List<OrderRows.NewOrder> placing = new ArrayList<>();
+        for (Checkout request : batch) {
+            CartRows.Contents cart = locked.get(request.cartId());
+            if (cart == null || !ordered.add(request.cartId())) {
+                outcomes.add(ClaimBatches.Outcome.refused(new NotFoundException("cart", request.cartId())));
+            } else if (cart.positions().isEmpty()) {
+                outcomes.add(ClaimBatches.Outcome.refused(cartEmpty(cart)));
+            } else if (cart.positions().stream().anyMatch(p -> config.needsRecheck(p.expires(), now))) {
+                outcomes.add(null);
+            } else {
+                outcomes.add(ClaimBatches.Outcome.of(null));
+                placing.add(new OrderRows.NewOrder(RandomIds.next(), request.email().strip(), cart.cart()));
+            }
+        }
+        if (placing.isEmpty()) {
+            return outcomes;
+        }
+        rows.redeem(placing.stream().flatMap(order -> locked.get(order.cart().id()).positions().stream()).toList());
+        Iterator<Contents> placed = rows.placeEach(event.id, placing, deadlines.inSeconds(event.paymentTermSeconds),
+                now.truncatedTo(ChronoUnit.MICROS)).iterator();
+        for (int i = 0; i < outcomes.size(); i++) {
+            ClaimBatches.Outcome<Contents> outcome = outcomes.get(i);
+            if (outcome != null && outcome.refusal() == null) {
+                Contents order = placed.next();
+                happened(event, order, "placed");
+                outcomes.set(i, ClaimBatches.Outcome.of(order));
+            }
+        }
+        return outcomes;
+    }
+
+    /** One checkout in a durable transaction of its own. */
+    @DurableTransaction
+    Contents checkoutAlone(Event event, Checkout request) {
         CartRows.Contents cart = carts.lock(event, request.cartId());
         if (cart.positions().isEmpty()) {
-            throw new ApiException(409, "cart_empty", "Conflict",
-                    "Cart " + cart.cart().id() + " has no positions to order.");
+            throw cartEmpty(cart);
         }
         carts.reviveStale(event, cart);
         rows.redeem(cart.positions());
@@ -143,6 +214,11 @@ public class OrderService {
     private void happened(Event event, Contents order, String outcome) {
         meters.counter("inventory.orders", "outcome", outcome).increment();
         webhooks.publish("order." + outcome, () -> view(event, order));
+    }
+
+    private static ApiException cartEmpty(CartRows.Contents cart) {
+        return new ApiException(409, "cart_empty", "Conflict",
+                "Cart " + cart.cart().id() + " has no positions to order.");
     }
 
     private static ApiException wrongState(Order order, String wanted) {

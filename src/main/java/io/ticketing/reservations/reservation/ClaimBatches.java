@@ -21,9 +21,9 @@ import io.ticketing.reservations.locking.LockTimeoutException;
 import io.ticketing.reservations.problem.ApiException;
 
 /**
- * Requests of one event that wait for its locks are decided together (contract section 2, "combined claims"): one
- * durable transaction, one lock call on the union of their objects, one count, one insert, one commit. A hot quota
- * then sells a batch per lock hold instead of one sale.
+ * Requests of one flow (add to cart, checkout) of one event that wait for its locks are decided together (contract
+ * section 2, "combined claims"): one durable transaction, one lock call on the union of their objects, one count,
+ * one insert, one commit. A hot quota then sells a batch per lock hold instead of one sale.
  *
  * <p>No timer: the first request of an idle event runs at once, alone. Those that arrive while a batch runs wait
  * here; when it ends, the longest waiting of them takes every request then waiting, its own included, as the next
@@ -50,7 +50,11 @@ public class ClaimBatches {
         }
     }
 
-    private final Map<Object, Queue> queues = new ConcurrentHashMap<>();
+    /** Requests of one flow of one event: only requests of one flow can be decided together. */
+    private record Key(long eventId, String flow) {
+    }
+
+    private final Map<Key, Queue> queues = new ConcurrentHashMap<>();
     private final AdvisoryLocks locks;
     private final DistributionSummary sizes;
 
@@ -61,12 +65,13 @@ public class ClaimBatches {
     }
 
     /**
-     * Runs {@code request} in the next batch of {@code key} (an event) and returns its outcome. {@code together}
-     * runs a batch in one durable transaction and returns one outcome per request, in order; {@code alone} runs
-     * this request by itself, if its batch failed as a whole.
+     * Runs {@code request} in the next batch of {@code flow} in the event and returns its outcome. {@code together}
+     * runs a batch in one durable transaction and returns one outcome per request, in order (null: this one runs
+     * alone after the batch); {@code alone} runs this request by itself, also if its batch failed as a whole.
      */
-    public <C, R> R submit(Object key, C request, Function<List<C>, List<Outcome<R>>> together, Supplier<R> alone) {
-        Queue queue = queues.computeIfAbsent(key, k -> new Queue());
+    public <C, R> R submit(long eventId, String flow, C request, Function<List<C>, List<Outcome<R>>> together,
+            Supplier<R> alone) {
+        Queue queue = queues.computeIfAbsent(new Key(eventId, flow), k -> new Queue());
         Waiting<C, R> mine = new Waiting<>(request, together);
         if (!queue.enter(mine) && !mine.awaitTurn(locks.remainingBudget())) {
             if (queue.withdraw(mine)) {
@@ -87,10 +92,10 @@ public class ClaimBatches {
         return outcome.result();
     }
 
-    /** Requests of {@code key} waiting for a batch now: in a race, they wait as they would for a lock. */
-    public int waiting(Object key) {
-        Queue queue = queues.get(key);
-        return queue == null ? 0 : queue.size();
+    /** Requests of the event waiting for a batch now: in a race, they wait as they would for a lock. */
+    public int waiting(long eventId) {
+        return queues.entrySet().stream().filter(queue -> queue.getKey().eventId() == eventId)
+                .mapToInt(queue -> queue.getValue().size()).sum();
     }
 
     /** Runs every request waiting now as one batch, then hands the queue to the next waiting request, if any. */

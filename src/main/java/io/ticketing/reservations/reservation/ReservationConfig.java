@@ -30,8 +30,8 @@ public interface ReservationConfig {
     Duration maxHold();
 
     /**
-     * Whether adds to cart of one event that wait for its locks are decided together ({@link ClaimBatches};
-     * {@code RESERVATION_COMBINE=false} decides each in a transaction of its own).
+     * Whether adds to cart and checkouts of one event that arrive while another batch of it runs are decided
+     * together ({@link ClaimBatches}; {@code RESERVATION_COMBINE=false} decides each in a transaction of its own).
      */
     @WithDefault("true")
     boolean combine();

@@ -38,12 +38,14 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import io.ticketing.reservations.locking.LockTarget;
+import io.ticketing.reservations.reservation.ClaimBatches;
 import io.ticketing.reservations.support.Eventually;
 import io.ticketing.reservations.support.Sql;
 
 /**
- * One replica as it is deployed (3 connections, 8 request threads, 2 writers per event, the 3 s lock bound), with
- * one event's lock held from outside: that event's writers hear lock_timeout at the bound, end to end, and
+ * One replica as it is deployed (3 connections, 64 request threads, 48 of them for one event's writers, 2 writers
+ * per event in a transaction, the 3 s lock bound), with one event's lock held from outside: that event's writers
+ * hear lock_timeout at the bound, end to end (the first waiting in PostgreSQL, the others for its next batch), and
  * nothing else waits. And a request that waited too long for a request thread is refused, not served late.
  */
 @QuarkusTest
@@ -54,6 +56,10 @@ class LockedEventTest {
     /** For a request that waits for nothing, on a shared and noisy machine. */
     private static final Duration PROMPT = Duration.ofSeconds(1);
     private static final int WRITERS = 12;
+    private static final int THREADS = 64;
+
+    @Inject
+    ClaimBatches batches;
 
     @Inject
     Sql sql;
@@ -70,8 +76,8 @@ class LockedEventTest {
     public static class AsDeployed implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.datasource.jdbc.max-size", "3", "quarkus.thread-pool.max-threads", "8",
-                    "lock.writers-per-event", "2", "lock.requests-per-event", "6", "lock.timeout", "3s");
+            return Map.of("quarkus.datasource.jdbc.max-size", "3", "quarkus.thread-pool.max-threads", "" + THREADS,
+                    "lock.writers-per-event", "2", "lock.requests-per-event", "48", "lock.timeout", "3s");
         }
     }
 
@@ -98,7 +104,8 @@ class LockedEventTest {
         long otherItem = newItem(other, "Ticket", "10");
         newQuota(other, 100, List.of(otherItem));
         String otherCart = newCart(other);
-        long eventKey = LockTarget.event(sql.number("SELECT id FROM events WHERE slug = ?1", locked)).key();
+        long eventId = sql.number("SELECT id FROM events WHERE slug = ?1", locked);
+        long eventKey = LockTarget.event(eventId).key();
 
         ExecutorService clients = Executors.newFixedThreadPool(WRITERS);
         try (Connection holder = DriverManager.getConnection(url, username, password)) {
@@ -108,7 +115,9 @@ class LockedEventTest {
                 writers.add(
                         clients.submit(() -> Timed.of(() -> addToCart(locked, cart, Map.of("item_id", lockedItem)))));
             }
-            awaitLockWaiters(holder, 2);
+            awaitLockWaiters(holder, 1);
+            Eventually.within(Duration.ofSeconds(10), "the other writers waiting for the next batch",
+                    () -> batches.waiting(eventId) == WRITERS - 1);
 
             List<Timed> unaffected = List.of(
                     Timed.of(() -> storefront().get("/api/v1/events/{event}/catalog", locked)),
@@ -140,11 +149,11 @@ class LockedEventTest {
     void aRequestThatWaitedTooLongForARequestThreadIsRefusedAsOverloaded() throws Exception {
         String event = newEvent("overload");
         BusyThreadsResource.release = new CountDownLatch(1);
-        BusyThreadsResource.started = new CountDownLatch(8);
-        ExecutorService clients = Executors.newFixedThreadPool(9);
+        BusyThreadsResource.started = new CountDownLatch(THREADS);
+        ExecutorService clients = Executors.newFixedThreadPool(THREADS + 1);
         try {
             List<Future<Response>> busy = new ArrayList<>();
-            for (int i = 0; i < 8; i++) {
+            for (int i = 0; i < THREADS; i++) {
                 busy.add(clients.submit(() -> given().get("/test/busy")));
             }
             assertThat(BusyThreadsResource.started.await(10, TimeUnit.SECONDS)).as("every request thread busy")

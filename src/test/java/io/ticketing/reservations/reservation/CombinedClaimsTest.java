@@ -2,6 +2,7 @@ package io.ticketing.reservations.reservation;
 
 import static io.ticketing.reservations.support.Api.addToCart;
 import static io.ticketing.reservations.support.Api.admin;
+import static io.ticketing.reservations.support.Api.checkout;
 import static io.ticketing.reservations.support.Api.newCart;
 import static io.ticketing.reservations.support.Api.newCartOf;
 import static io.ticketing.reservations.support.Api.newEvent;
@@ -12,6 +13,8 @@ import static io.ticketing.reservations.support.Api.newSeats;
 import static io.ticketing.reservations.support.Api.newVoucher;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +23,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
+
+import javax.sql.DataSource;
 
 import jakarta.inject.Inject;
 
@@ -37,9 +42,10 @@ import io.ticketing.reservations.support.Oracle;
 import io.ticketing.reservations.support.Sql;
 
 /**
- * Adds to cart decided together ({@link ClaimBatches}): the event's lock is held from outside while the racers
- * arrive, so the first waits for it in PostgreSQL and every other one waits for the next batch; once it is
- * released, all of those are decided in one transaction. Each is decided in arrival order against what those
+ * Adds to cart and checkouts decided together ({@link ClaimBatches}): the event's lock (or the carts' rows, for
+ * checkouts, which lock no capacity) is held from outside while the racers arrive, so the first waits for it in
+ * PostgreSQL and every other one waits for the next batch; once it is released, all of those are decided in one
+ * transaction. Each is decided in arrival order against what those
  * before it took: exact outcomes, nothing oversold, and one request's refusal never refuses another.
  */
 @QuarkusTest
@@ -62,6 +68,9 @@ class CombinedClaimsTest {
 
     @Inject
     ClaimBatches batches;
+
+    @Inject
+    DataSource dataSource;
 
     @Test
     void claimsThatFitAndClaimsThatCannotInOneBatchSellExactlyWhatIsLeft() throws Exception {
@@ -111,6 +120,58 @@ class CombinedClaimsTest {
         assertThat(Crowd.count(outcomes.subList(12, 18), 201)).as("the buyer's tickets").isEqualTo(2);
         assertThat(Crowd.count(outcomes.subList(12, 18), "buyer_limit")).isEqualTo(4);
         assertThat(heldIn(event)).isEqualTo(6);
+        Oracle.assertNeverOversold(sql, event);
+    }
+
+    @Test
+    void checkoutsInOneBatchEachGetTheirOwnOrderOrTheirOwnRefusal() throws Exception {
+        String event = newEvent("batch-checkout");
+        long item = newItem(event, "Ticket", "10");
+        newQuota(event, 100, List.of(item));
+        List<String> carts = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            carts.add(newCart(event));
+            if (i < 10) {
+                addToCart(event, carts.get(i), Map.of("item_id", item, "quantity", 2)).then().statusCode(201);
+            }
+        }
+        // 0 to 9: one checkout each; 10: that cart once more; 11: an empty cart; then a cart that does not exist,
+        // sent once the others wait, since nothing would hold it back as the first of a batch.
+        IntFunction<String> cartOf = i -> i < 10 ? carts.get(i) : i == 10 ? carts.get(0) : carts.get(11);
+        List<Outcome> outcomes;
+        Response missing;
+        try (Connection holder = dataSource.getConnection()) {
+            holder.setAutoCommit(false);
+            try (PreparedStatement lock = holder
+                    .prepareStatement("SELECT id FROM carts WHERE id = ANY(?) FOR UPDATE")) {
+                lock.setArray(1, holder.createArrayOf("text", carts.toArray()));
+                lock.executeQuery().close();
+            }
+            long eventId = sql.number("SELECT id FROM events WHERE slug = ?1", event);
+            CompletableFuture<List<Outcome>> racing = CompletableFuture
+                    .supplyAsync(() -> Crowd.run(12, i -> checkout(event, cartOf.apply(i))));
+            CompletableFuture<Response> unknown;
+            try {
+                Eventually.within(Duration.ofSeconds(10), "every checkout but the first waiting for the next batch",
+                        () -> batches.waiting(eventId) == 11);
+                unknown = CompletableFuture.supplyAsync(() -> checkout(event, "no-such-cart"));
+                Eventually.within(Duration.ofSeconds(10), "the unknown cart's checkout waiting too",
+                        () -> batches.waiting(eventId) == 12);
+            } finally {
+                holder.rollback();
+            }
+            outcomes = racing.get(30, TimeUnit.SECONDS);
+            missing = unknown.get(30, TimeUnit.SECONDS);
+        }
+        List<Outcome> cartZero = List.of(outcomes.get(0), outcomes.get(10));
+        assertThat(Crowd.count(cartZero, 201)).as("orders of the cart checked out twice").isEqualTo(1);
+        assertThat(Crowd.count(cartZero, "not_found")).isEqualTo(1);
+        assertThat(Crowd.count(outcomes.subList(1, 10), 201)).as("the other orders").isEqualTo(9);
+        assertThat(outcomes.get(11).code()).isEqualTo("cart_empty");
+        assertThat(missing.statusCode()).isEqualTo(404);
+        assertThat(sql.number("SELECT count(*) FROM order_positions p JOIN orders o ON o.id = p.order_id"
+                + " JOIN events e ON e.id = o.event_id WHERE e.slug = ?1", event)).as("tickets sold").isEqualTo(20);
+        assertThat(heldIn(event)).as("holds left").isZero();
         Oracle.assertNeverOversold(sql, event);
     }
 

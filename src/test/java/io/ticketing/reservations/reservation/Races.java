@@ -73,6 +73,27 @@ abstract class Races {
     }
 
     @Test
+    void thirtyBuyersOfOneAndTenOfFiftyForTenLeftGetExactlyTen() {
+        String event = newEvent("race-mixed");
+        long item = newItem(event, "Ticket", "10");
+        newQuota(event, 10, List.of(item));
+        List<String> carts = newCarts(event, 40);
+        // With the locks, these are decided in batches (ClaimBatches): one that does not fit never refuses another.
+        List<Outcome> outcomes = race(event, 40,
+                i -> addToCart(event, carts.get(i), Map.of("item_id", item, "quantity", i < 30 ? 1 : 50)));
+        assertThat(outcomes.subList(30, 40)).as("fifty never fits in ten")
+                .allMatch(outcome -> "quota_exhausted".equals(outcome.code()));
+        if (locking()) {
+            assertThat(count(outcomes.subList(0, 30), 201)).isEqualTo(10);
+            assertThat(count(outcomes.subList(0, 30), "quota_exhausted")).isEqualTo(20);
+            Oracle.assertNeverOversold(sql, event);
+        } else {
+            assertThat(count(outcomes.subList(0, 30), 201)).as("without locks every single wins").isEqualTo(30);
+            Oracle.assertOversold(sql, event);
+        }
+    }
+
+    @Test
     void anItemInTwoQuotasNeverExceedsEither() {
         String event = newEvent("race-two-quotas");
         long both = newItem(event, "Both", "10");
