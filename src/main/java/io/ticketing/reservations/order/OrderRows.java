@@ -30,7 +30,7 @@ public class OrderRows {
      * The orders and their positions, copied from their carts under the carts' row locks, in one statement for a
      * whole batch of checkouts: the positions in item order, so their ids follow it and the sales counters' rows
      * are taken in one ordered pass, as by every other flow (several statements, one an order, could deadlock with
-     * them). Returns the positions.
+     * them). Returns the positions, each with its order's code.
      */
     private static final String PLACE_EACH = """
             WITH wanted AS (
@@ -38,14 +38,16 @@ public class OrderRows {
             placed AS (
               INSERT INTO orders (event_id, code, email, status, expires, created_at, buyer)
               SELECT :event, code, email, 'pending', :expires, :created, buyer FROM wanted ORDER BY n
-              RETURNING id, code)
-            INSERT INTO order_positions (order_id, item_id, seat_id, voucher_id, price)
-            SELECT placed.id, c.item_id, c.seat_id, c.voucher_id, c.price
-            FROM placed JOIN wanted w ON w.code = placed.code JOIN cart_positions c ON c.cart_id = w.cart_id
-            ORDER BY c.item_id, c.id
-            RETURNING\s"""
-            + POSITION_COLUMNS;
-    private static final String CODES = "SELECT id, code FROM orders WHERE code = ANY(:codes)";
+              RETURNING id, code),
+            sold AS (
+              INSERT INTO order_positions (order_id, item_id, seat_id, voucher_id, price)
+              SELECT placed.id, c.item_id, c.seat_id, c.voucher_id, c.price
+              FROM placed JOIN wanted w ON w.code = placed.code JOIN cart_positions c ON c.cart_id = w.cart_id
+              ORDER BY c.item_id, c.id
+              RETURNING\s"""
+            + POSITION_COLUMNS + """
+                    )
+                    SELECT sold.*, placed.code FROM sold JOIN placed ON placed.id = sold.order_id""";
     /** The carts' holds in one statement: the hold counters' rows in one ordered pass. */
     private static final String DELETE_CART_POSITIONS = "DELETE FROM cart_positions WHERE cart_id = ANY(:carts)";
     private static final String DELETE_CARTS = "DELETE FROM carts WHERE id = ANY(:carts)";
@@ -120,24 +122,22 @@ public class OrderRows {
         String[] codes = orders.stream().map(NewOrder::code).toArray(String[]::new);
         String[] carts = orders.stream().map(order -> order.cart().id()).toArray(String[]::new);
         Jdbc.RoundTrip writes = jdbc.roundTrip();
-        Jdbc.Rows<OrderPosition> sold = writes.add(jdbc.statement(PLACE_EACH).set("event", eventId)
+        Jdbc.Rows<Map.Entry<String, OrderPosition>> sold = writes.add(jdbc.statement(PLACE_EACH).set("event", eventId)
                 .set("codes", codes).set("emails", orders.stream().map(NewOrder::email).toArray(String[]::new))
                 .set("buyers", orders.stream().map(order -> order.cart().buyer()).toArray(String[]::new))
-                .set("carts", carts).set("expires", expires).set("created", created).reading(OrderRows::position));
-        Jdbc.Rows<Map.Entry<String, Long>> ids = writes.add(jdbc.statement(CODES).set("codes", codes)
-                .reading(row -> Map.entry(row.getString(2), row.getLong(1))));
+                .set("carts", carts).set("expires", expires).set("created", created)
+                .reading(row -> Map.entry(row.getString(7), position(row))));
         writes.add(jdbc.statement(DELETE_CART_POSITIONS).set("carts", carts));
         writes.add(jdbc.statement(DELETE_CARTS).set("carts", carts));
         writes.send();
-        Map<Long, List<OrderPosition>> positions = sold.all().stream().sorted(Comparator.comparing(OrderPosition::id))
-                .collect(Collectors.groupingBy(OrderPosition::orderId));
-        Map<String, Long> idsByCode = ids.all().stream().collect(Collectors.toMap(Map.Entry::getKey,
-                Map.Entry::getValue));
+        Map<String, List<OrderPosition>> positions = sold.all().stream()
+                .sorted(Comparator.comparing(entry -> entry.getValue().id())).collect(Collectors.groupingBy(
+                        Map.Entry::getKey, Collectors.mapping(Map.Entry::getValue, Collectors.toList())));
         List<Contents> placed = new ArrayList<>();
         for (NewOrder order : orders) {
-            long id = idsByCode.get(order.code());
-            placed.add(new Contents(new Order(id, eventId, order.code(), order.email(), Order.Status.PENDING,
-                    expires, created, 0, order.cart().buyer()), positions.getOrDefault(id, List.of())));
+            List<OrderPosition> ofOrder = positions.get(order.code());
+            placed.add(new Contents(new Order(ofOrder.get(0).orderId(), eventId, order.code(), order.email(),
+                    Order.Status.PENDING, expires, created, 0, order.cart().buyer()), ofOrder));
         }
         return placed;
     }
