@@ -25,6 +25,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.event.Event;
+import io.ticketing.reservations.idempotency.DecidedInBatches;
 import io.ticketing.reservations.idempotency.Idempotent;
 import io.ticketing.reservations.locking.TakesLocks;
 import io.ticketing.reservations.openapi.ApiDocs;
@@ -85,13 +86,14 @@ public class CartResource {
     @APIResponse(responseCode = "409", description = ApiDocs.SOLD_OUT_DESCRIPTION, extensions = @Extension(name = ApiDocs.CODES, value = ApiDocs.SOLD_OUT))
     @APIResponse(responseCode = "413", description = "More tickets in one request than allowed.", extensions = @Extension(name = ApiDocs.CODES, value = "too_many_positions payload_too_large"))
     @POST
+    @DecidedInBatches
     @Path("/{cart}/positions")
     public Response add(@PathParam("event") String slug,
             @HeaderParam(WaitingRoom.HEADER) String admission, @PathParam("cart") String cartId,
             @Valid @NotNull CartRequests.NewPositions request) {
         Event event = waitingRoom.admitted(slug, admission);
-        return Response.status(Response.Status.CREATED)
-                .entity(carts.view(carts.add(event, cartId, request.positions()))).build();
+        return carts.add(event, cartId, request.positions(),
+                added -> Response.status(Response.Status.CREATED).entity(carts.view(added)).build());
     }
 
     @TakesLocks

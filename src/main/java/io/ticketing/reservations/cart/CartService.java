@@ -8,11 +8,13 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
+import jakarta.ws.rs.core.Response;
 
 import io.ticketing.reservations.auth.RandomIds;
 import io.ticketing.reservations.cart.CartRows.Contents;
@@ -22,7 +24,6 @@ import io.ticketing.reservations.inventory.Seat;
 import io.ticketing.reservations.inventory.SeatService;
 import io.ticketing.reservations.inventory.Voucher;
 import io.ticketing.reservations.locking.DurableTransaction;
-import io.ticketing.reservations.locking.DurableTransactions;
 import io.ticketing.reservations.problem.ApiException;
 import io.ticketing.reservations.problem.NotFoundException;
 import io.ticketing.reservations.problem.ValidationException;
@@ -44,12 +45,10 @@ public class CartService {
     private final Deadlines deadlines;
     private final SeatService seats;
     private final ClaimBatches batches;
-    private final DurableTransactions transactions;
 
     CartService(Reservations reservations, ReservationConfig config, CartRows rows, Deadlines deadlines,
-            SeatService seats, ClaimBatches batches, DurableTransactions transactions) {
+            SeatService seats, ClaimBatches batches) {
         this.batches = batches;
-        this.transactions = transactions;
         this.seats = seats;
         this.reservations = reservations;
         this.config = config;
@@ -75,20 +74,18 @@ public class CartService {
 
     /**
      * All or nothing: every new position fits, under the locks, or none is added. Decided together with the other
-     * adds of the event waiting for its locks ({@link ClaimBatches}), unless combining is off or the request has a
-     * transaction of its own already (for its {@code Idempotency-Key}).
+     * adds of the event waiting for its locks ({@link ClaimBatches}) unless combining is off; {@code answer} is what
+     * the request answers with the cart, which a batch records for its {@code Idempotency-Key}.
      */
-    public Contents add(Event event, String cartId, List<CartRequests.NewPosition> positions) {
+    public Response add(Event event, String cartId, List<CartRequests.NewPosition> positions,
+            Function<Contents, Response> answer) {
         int count = positions.stream().mapToInt(CartRequests.NewPosition::count).sum();
         if (count > config.maxPositions()) {
             throw new ApiException(413, "too_many_positions", "Content Too Large",
                     count + " positions in one request; at most " + config.maxPositions() + " are allowed.");
         }
-        if (!config.combine() || transactions.inTransaction()) {
-            return addAlone(event, cartId, positions);
-        }
         Adding adding = new Adding(cartId, wanted(event, positions));
-        return batches.submit(event.id, "add", adding, batch -> addTogether(event, batch),
+        return batches.submit(event.id, "add", cartId, adding, answer, batch -> addTogether(event, batch),
                 () -> addAlone(event, cartId, positions));
     }
 
@@ -115,10 +112,9 @@ public class CartService {
     }
 
     /**
-     * The adds of a batch in one durable transaction, in four round trips: the carts locked with their new deadline
-     * and what deciding the locks needs; the locks and the counts; the insert of every add that fits; the commit.
+     * The adds of a batch, in its durable transaction, in three round trips: the carts locked with their new deadline
+     * and what deciding the locks needs; the locks and the counts; the insert of every add that fits.
      */
-    @DurableTransaction
     List<ClaimBatches.Outcome<Contents>> addTogether(Event event, List<Adding> batch) {
         Instant expires = deadlines.inSeconds(event.cartTtlSeconds);
         Reservations.Together together = reservations.prepareTogether(event.id, batch.stream()

@@ -1,6 +1,5 @@
 package io.ticketing.reservations.idempotency;
 
-import java.time.Duration;
 import java.util.HexFormat;
 
 import jakarta.annotation.Priority;
@@ -10,10 +9,8 @@ import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.core.HttpHeaders;
-import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.ticketing.reservations.auth.Sha256;
@@ -32,7 +29,9 @@ import io.ticketing.reservations.problem.ValidationException;
  * <p>Exactly once, whatever fails: the key is claimed, the request runs and its answer is recorded in one
  * transaction (the durable method the request calls joins it), so the change and the record of it commit
  * together. A request cut off before its commit leaves nothing, and its retry runs; one whose commit succeeded
- * is replayed, even if its answer never reached the client.
+ * is replayed, even if its answer never reached the client. An operation {@link DecidedInBatches} leaves its key to
+ * the batch its request joins, whose one transaction claims and records every key of the batch
+ * ({@link KeysInBatches}); a request that joins none runs here as any other.
  */
 @Idempotent
 @Interceptor
@@ -52,6 +51,9 @@ class IdempotencyInterceptor {
     IdempotencyKeys keys;
 
     @Inject
+    DeferredKey deferred;
+
+    @Inject
     DurableTransactions transactions;
 
     @Inject
@@ -66,73 +68,57 @@ class IdempotencyInterceptor {
         if (key.isBlank() || key.length() > 255) {
             throw new ValidationException(HEADER, "must be 1 to 255 characters");
         }
-        String caller = sha256(headers.getHeaderString(HttpHeaders.AUTHORIZATION));
-        String request = sha256(
-                invocation.getMethod().toGenericString() + json.writeValueAsString(invocation.getParameters()));
+        KeyedRequest request = new KeyedRequest(sha256(headers.getHeaderString(HttpHeaders.AUTHORIZATION)), key,
+                sha256(invocation.getMethod().toGenericString() + json.writeValueAsString(invocation.getParameters())));
+        if (invocation.getMethod().isAnnotationPresent(DecidedInBatches.class)) {
+            deferred.set(request);
+            try {
+                return invocation.proceed();
+            } catch (KeyedRequest.RunAlone alone) {
+                // in no batch: below, as any keyed request
+            } catch (ApiException refusal) {
+                return refused(request, refusal);
+            } finally {
+                deferred.set(null);
+            }
+        }
         Ran ran;
         try {
-            ran = transactions.forRequest(() -> runOnce(invocation, caller, key, request));
+            ran = transactions.forRequest(() -> runOnce(invocation, request));
         } catch (ApiException refusal) {
-            Response response = ProblemMapper.respond(refusal);
-            if (kept(response.getStatus())) {
-                keys.recordRefusal(caller, key, request, outcome(response));
-            }
-            return response;
+            return refused(request, refusal);
         }
-        if (ran.claim() instanceof IdempotencyKeys.Replay replay) {
-            return replay(replay);
-        }
-        if (ran.claim() instanceof IdempotencyKeys.Mismatch) {
-            throw new ApiException(422, "idempotency_key_reused", "Unprocessable Content",
-                    "This Idempotency-Key was used for a different request.");
-        }
-        if (ran.claim() instanceof IdempotencyKeys.InFlight) {
-            throw new ApiException(409, "idempotency_key_in_use", "Conflict",
-                    "A request with this Idempotency-Key is still running; retry shortly.")
-                    .retryAfter(Duration.ofSeconds(1));
-        }
-        return ran.response();
+        return ran.claim() instanceof IdempotencyKeys.Started
+                ? ran.response()
+                : IdempotencyKeys.answerInstead(ran.claim());
     }
 
     /** In the request's transaction: a refusal thrown from here rolls the claim back with everything else. */
-    private Ran runOnce(InvocationContext invocation, String caller, String key, String request) throws Exception {
-        IdempotencyKeys.Claim claim = keys.claim(caller, key, request);
+    private Ran runOnce(InvocationContext invocation, KeyedRequest request) throws Exception {
+        IdempotencyKeys.Claim claim = keys.claim(request);
         if (!(claim instanceof IdempotencyKeys.Started)) {
             return new Ran(claim, null);
         }
         Response response = (Response) invocation.proceed();
         if (kept(response.getStatus())) {
-            keys.record(caller, key, outcome(response));
+            keys.record(request, response);
         } else {
             transactions.rollBack();
         }
         return new Ran(claim, response);
     }
 
-    private static boolean kept(int status) {
+    /** A refusal changed nothing; one that is kept is recorded on its own, so that its retry replays it. */
+    private Response refused(KeyedRequest request, ApiException refusal) {
+        Response response = ProblemMapper.respond(refusal);
+        if (kept(response.getStatus())) {
+            keys.recordRefusal(request, response);
+        }
+        return response;
+    }
+
+    static boolean kept(int status) {
         return status != 409 && status != 429 && status < 500;
-    }
-
-    private IdempotencyKeys.Outcome outcome(Response response) throws JsonProcessingException {
-        MediaType type = response.getMediaType();
-        return new IdempotencyKeys.Outcome(response.getStatus(), type == null ? null : type.toString(),
-                response.getHeaderString(HttpHeaders.LOCATION), response.getHeaderString(HttpHeaders.ETAG),
-                response.hasEntity() ? json.writeValueAsString(response.getEntity()) : null);
-    }
-
-    private static Response replay(IdempotencyKeys.Replay replay) {
-        Response.ResponseBuilder response = Response.status(replay.status()).header("Idempotent-Replayed", "true");
-        if (replay.body() != null) {
-            response.entity(replay.body())
-                    .type(replay.contentType() == null ? MediaType.APPLICATION_JSON : replay.contentType());
-        }
-        if (replay.location() != null) {
-            response.header(HttpHeaders.LOCATION, replay.location());
-        }
-        if (replay.etag() != null) {
-            response.header(HttpHeaders.ETAG, replay.etag());
-        }
-        return response.build();
     }
 
     private static String sha256(String text) {

@@ -1,11 +1,21 @@
 package io.ticketing.reservations.idempotency;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.ticketing.reservations.jdbc.Jdbc;
+import io.ticketing.reservations.problem.ApiException;
+import io.ticketing.reservations.problem.ProblemMapper;
 
 /**
  * The stored keys. A key is claimed and its outcome recorded in the transaction of the change it guards, so both
@@ -30,6 +40,9 @@ class IdempotencyKeys {
             UPDATE idempotency_keys SET status = :status, content_type = :type, location = :location, etag = :etag,
                    body = :body
             WHERE caller = :caller AND key = :key""";
+
+    /** A key claimed by a batch whose request was refused or runs alone: as if never claimed. */
+    private static final String FORGET = "DELETE FROM idempotency_keys WHERE caller = :caller AND key = :key";
 
     /** A refusal changed nothing and is recorded after its transaction rolled back, in one of its own. */
     private static final String RECORD_REFUSAL = """
@@ -56,37 +69,110 @@ class IdempotencyKeys {
     }
 
     private final Jdbc jdbc;
+    private final ObjectMapper json;
 
-    IdempotencyKeys(Jdbc jdbc) {
+    IdempotencyKeys(Jdbc jdbc, ObjectMapper json) {
         this.jdbc = jdbc;
+        this.json = json;
     }
 
     @Transactional(Transactional.TxType.MANDATORY)
-    Claim claim(String caller, String key, String requestHash) {
-        return jdbc.statement(CLAIM).set("caller", caller).set("key", key).set("hash", requestHash)
-                .set("wait_ms", Math.toIntExact(RUNNING_WAIT.toMillis()))
-                .set("kept_s", Math.toIntExact(KEPT_FOR.toSeconds())).list(row -> switch (row.getString(1)) {
+    Claim claim(KeyedRequest request) {
+        return claimQuery(request).list().get(0);
+    }
+
+    /** {@link #claim} for several requests, in one round trip; one claim each, in order. */
+    @Transactional(Transactional.TxType.MANDATORY)
+    List<Claim> claimEach(List<KeyedRequest> requests) {
+        Jdbc.RoundTrip claims = jdbc.roundTrip();
+        List<Jdbc.Rows<Claim>> rows = requests.stream().map(request -> claims.add(claimQuery(request))).toList();
+        claims.send();
+        return rows.stream().map(claim -> claim.all().get(0)).toList();
+    }
+
+    private Jdbc.Query<Claim> claimQuery(KeyedRequest request) {
+        return jdbc.statement(CLAIM).set("caller", request.caller()).set("key", request.key())
+                .set("hash", request.requestHash()).set("wait_ms", Math.toIntExact(RUNNING_WAIT.toMillis()))
+                .set("kept_s", Math.toIntExact(KEPT_FOR.toSeconds())).reading(row -> switch (row.getString(1)) {
                     case "started" -> new Started();
                     case "running" -> new InFlight();
-                    default -> requestHash.equals(row.getString(2))
+                    default -> request.requestHash().equals(row.getString(2))
                             ? new Replay(row.getInt(3), row.getString(4), row.getString(5), row.getString(6),
                                     row.getString(7))
                             : new Mismatch();
-                }).get(0);
+                });
     }
 
     /** In the transaction that claimed the key: the outcome commits with the change. */
     @Transactional(Transactional.TxType.MANDATORY)
-    void record(String caller, String key, Outcome outcome) {
-        jdbc.statement(RECORD).set("caller", caller).set("key", key).set("status", outcome.status())
-                .set("type", outcome.contentType()).set("location", outcome.location()).set("etag", outcome.etag())
-                .set("body", outcome.body()).update();
+    void record(KeyedRequest request, Response answer) {
+        recording(request, outcome(answer)).update();
     }
 
-    void recordRefusal(String caller, String key, String requestHash, Outcome outcome) {
+    /**
+     * In the transaction that claimed the keys, in one round trip: the answers of {@code answered} commit with their
+     * changes, and the keys of {@code forgotten} (refused, or to run alone) are as if never claimed.
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    void settleEach(Map<KeyedRequest, Response> answered, List<KeyedRequest> forgotten) {
+        Jdbc.RoundTrip writes = jdbc.roundTrip();
+        answered.forEach((request, answer) -> writes.add(recording(request, outcome(answer))));
+        forgotten.forEach(request -> writes.add(
+                jdbc.statement(FORGET).set("caller", request.caller()).set("key", request.key())));
+        writes.send();
+    }
+
+    private Jdbc.Statement recording(KeyedRequest request, Outcome outcome) {
+        return jdbc.statement(RECORD).set("caller", request.caller()).set("key", request.key())
+                .set("status", outcome.status()).set("type", outcome.contentType())
+                .set("location", outcome.location()).set("etag", outcome.etag()).set("body", outcome.body());
+    }
+
+    void recordRefusal(KeyedRequest request, Response refusal) {
         // Auto-commit: the refused request's transaction is over.
-        jdbc.statement(RECORD_REFUSAL).set("caller", caller).set("key", key).set("hash", requestHash)
-                .set("status", outcome.status()).set("type", outcome.contentType()).set("body", outcome.body())
-                .update();
+        Outcome outcome = outcome(refusal);
+        jdbc.statement(RECORD_REFUSAL).set("caller", request.caller()).set("key", request.key())
+                .set("hash", request.requestHash()).set("status", outcome.status())
+                .set("type", outcome.contentType()).set("body", outcome.body()).update();
+    }
+
+    /** What a request whose key was claimed before is answered instead of running. */
+    static Response answerInstead(Claim claim) {
+        if (claim instanceof Replay replay) {
+            return replay(replay);
+        }
+        if (claim instanceof Mismatch) {
+            return ProblemMapper.respond(new ApiException(422, "idempotency_key_reused", "Unprocessable Content",
+                    "This Idempotency-Key was used for a different request."));
+        }
+        return ProblemMapper.respond(new ApiException(409, "idempotency_key_in_use", "Conflict",
+                "A request with this Idempotency-Key is still running; retry shortly.")
+                .retryAfter(Duration.ofSeconds(1)));
+    }
+
+    private static Response replay(Replay replay) {
+        Response.ResponseBuilder response = Response.status(replay.status()).header("Idempotent-Replayed", "true");
+        if (replay.body() != null) {
+            response.entity(replay.body())
+                    .type(replay.contentType() == null ? MediaType.APPLICATION_JSON : replay.contentType());
+        }
+        if (replay.location() != null) {
+            response.header(HttpHeaders.LOCATION, replay.location());
+        }
+        if (replay.etag() != null) {
+            response.header(HttpHeaders.ETAG, replay.etag());
+        }
+        return response.build();
+    }
+
+    private Outcome outcome(Response response) {
+        MediaType type = response.getMediaType();
+        try {
+            return new Outcome(response.getStatus(), type == null ? null : type.toString(),
+                    response.getHeaderString(HttpHeaders.LOCATION), response.getHeaderString(HttpHeaders.ETAG),
+                    response.hasEntity() ? json.writeValueAsString(response.getEntity()) : null);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("an answer that cannot be written as JSON", e);
+        }
     }
 }

@@ -28,6 +28,7 @@ import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.http.PersonalData;
 import io.ticketing.reservations.http.QueryParams;
+import io.ticketing.reservations.idempotency.DecidedInBatches;
 import io.ticketing.reservations.idempotency.Idempotent;
 import io.ticketing.reservations.locking.TakesLocks;
 import io.ticketing.reservations.openapi.ApiDocs;
@@ -58,13 +59,14 @@ public class OrderResource {
             + " cart_empty"))
     @TakesLocks
     @POST
+    @DecidedInBatches
     @RolesAllowed(Roles.STOREFRONT)
     public Response checkout(@PathParam("event") String slug,
             @HeaderParam(WaitingRoom.HEADER) String admission, @Valid @NotNull Checkout request) {
         Event event = waitingRoom.admitted(slug, admission);
-        OrderRows.Contents placed = orders.checkout(event, request);
-        return Response.created(URI.create("/api/v1/events/" + slug + "/orders/" + placed.order().code()))
-                .entity(orders.view(event, placed)).build();
+        return orders.checkout(event, request,
+                placed -> Response.created(URI.create("/api/v1/events/" + slug + "/orders/" + placed.order().code()))
+                        .entity(orders.view(event, placed)).build());
     }
 
     /** Newest first; {@code email} ignores case. */

@@ -9,9 +9,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
+import jakarta.ws.rs.core.Response;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.ticketing.reservations.auth.RandomIds;
@@ -19,7 +21,6 @@ import io.ticketing.reservations.cart.CartRows;
 import io.ticketing.reservations.cart.CartService;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.locking.DurableTransaction;
-import io.ticketing.reservations.locking.DurableTransactions;
 import io.ticketing.reservations.order.OrderRows.Contents;
 import io.ticketing.reservations.problem.ApiException;
 import io.ticketing.reservations.problem.NotFoundException;
@@ -48,15 +49,13 @@ public class OrderService {
     private final Deadlines deadlines;
     private final CartRows cartRows;
     private final ClaimBatches batches;
-    private final DurableTransactions transactions;
     private final ReservationConfig config;
 
     OrderService(CartService carts, Reservations reservations, OrderRows rows, MeterRegistry meters,
             Webhooks webhooks, Deadlines deadlines, CartRows cartRows, ClaimBatches batches,
-            DurableTransactions transactions, ReservationConfig config) {
+            ReservationConfig config) {
         this.cartRows = cartRows;
         this.batches = batches;
-        this.transactions = transactions;
         this.config = config;
         this.carts = carts;
         this.reservations = reservations;
@@ -69,23 +68,20 @@ public class OrderService {
     /**
      * All or nothing: the cart's valid holds carry over, the stale ones are re-checked under the locks, and
      * the order, its redeemed vouchers and the cart's removal commit together. Decided together with the other
-     * checkouts of the event waiting at the same time ({@link ClaimBatches}), unless combining is off or the request
-     * has a transaction of its own already (for its {@code Idempotency-Key}).
+     * checkouts of the event waiting at the same time ({@link ClaimBatches}) unless combining is off; {@code answer}
+     * is what the request answers with the order, which a batch records for its {@code Idempotency-Key}.
      */
-    public Contents checkout(Event event, Checkout request) {
-        if (!config.combine() || transactions.inTransaction()) {
-            return checkoutAlone(event, request);
-        }
-        return batches.submit(event.id, "checkout", request, batch -> checkoutTogether(event, batch),
+    public Response checkout(Event event, Checkout request, Function<Contents, Response> answer) {
+        return batches.submit(event.id, "checkout", request.cartId(), request, answer,
+                batch -> checkoutTogether(event, batch),
                 () -> checkoutAlone(event, request));
     }
 
     /**
-     * The checkouts of a batch in one durable transaction: their carts locked in one round trip, their vouchers
-     * redeemed in one voucher order, their orders placed in one round trip, one commit. A cart with a stale hold
-     * is checked out alone after the batch, since that hold must be re-checked under the locks.
+     * The checkouts of a batch, in its durable transaction: their carts locked in one round trip, their vouchers
+     * redeemed in one voucher order, their orders placed in one round trip. A cart with a stale hold is checked out
+     * alone after the batch, since that hold must be re-checked under the locks.
      */
-    @DurableTransaction
     List<ClaimBatches.Outcome<Contents>> checkoutTogether(Event event, List<Checkout> batch) {
         Map<String, CartRows.Contents> locked = cartRows.lockEach(event.id,
                 batch.stream().map(Checkout::cartId).toList());

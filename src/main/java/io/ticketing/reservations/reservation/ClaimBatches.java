@@ -3,22 +3,32 @@ package io.ticketing.reservations.reservation;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.Response;
 
 import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.ticketing.reservations.idempotency.KeyedRequest;
+import io.ticketing.reservations.idempotency.KeysInBatches;
 import io.ticketing.reservations.locking.AdvisoryLocks;
+import io.ticketing.reservations.locking.DurableTransaction;
+import io.ticketing.reservations.locking.DurableTransactions;
 import io.ticketing.reservations.locking.LockTimeoutException;
 import io.ticketing.reservations.problem.ApiException;
+import io.ticketing.reservations.problem.InventoryChanged;
 
 /**
  * Requests of one flow (add to cart, checkout) of one event that wait for its locks are decided together (contract
@@ -28,8 +38,15 @@ import io.ticketing.reservations.problem.ApiException;
  * <p>No timer: the first request of an idle event runs at once, alone. Those that arrive while a batch runs wait
  * here; when it ends, the longest waiting of them takes every request then waiting, its own included, as the next
  * batch and runs it on its own thread. Each request gets its own outcome: its result, or its own refusal. A failure
- * of the batch as a whole (a constraint, a lost connection) is nobody's refusal: each request then runs again
- * alone, as it would have without combining; a lock timeout is every request's, as it would have been.
+ * of the batch as a whole is nobody's refusal: before the commit (a constraint, a lost connection) it wrote nothing,
+ * and each request runs again alone, as it would have without combining; at the commit it is each request's 503, as
+ * it would have been alone. A lock timeout is every request's, as it would have been.
+ *
+ * <p>A request with an {@code Idempotency-Key} joins a batch too: the batch's transaction claims its key before
+ * anything is decided and records its answer before the commit ({@link KeysInBatches}), so each request's change and
+ * the record of it commit together. Each request therefore brings the answer it is to be recorded with. A second
+ * request with a key that waits or runs in the queue already is answered at once that it is in use, as a second
+ * request with the key of a running one always is.
  *
  * <p>Per replica: requests on other replicas queue at the advisory locks as before.
  */
@@ -50,46 +67,106 @@ public class ClaimBatches {
         }
     }
 
-    /** Requests of one flow of one event: only requests of one flow can be decided together. */
-    private record Key(long eventId, String flow) {
+    /**
+     * What one request is told: its result, its answer (recorded for its key), its refusal or the batch's failure to
+     * throw in its thread, or to run alone.
+     */
+    private record Decided<R>(R result, Response answer, RuntimeException failure, boolean runsAlone) {
+
+        static <R> Decided<R> of(R result) {
+            return new Decided<>(result, null, null, false);
+        }
+
+        static <R> Decided<R> answered(Response answer) {
+            return new Decided<>(null, answer, null, false);
+        }
+
+        static <R> Decided<R> failed(RuntimeException failure) {
+            return new Decided<>(null, null, failure, false);
+        }
+
+        static <R> Decided<R> alone() {
+            return new Decided<>(null, null, null, true);
+        }
+    }
+
+    /** A batch's transaction failed before its commit, so it wrote nothing: each request may run again alone. */
+    private static final class FailedBeforeCommit extends RuntimeException {
+
+        FailedBeforeCommit(RuntimeException cause) {
+            super(cause.getMessage(), cause, false, false);
+        }
+    }
+
+    /** One queue of requests of one flow of one event: only requests of one flow can be decided together. */
+    private record Key(long eventId, String flow, int queue) {
     }
 
     private final Map<Key, Queue> queues = new ConcurrentHashMap<>();
     private final AdvisoryLocks locks;
+    private final DurableTransactions transactions;
+    private final KeysInBatches keys;
+    private final ReservationConfig config;
+    private final ReservationCheckpoints checkpoints;
     private final DistributionSummary sizes;
 
-    ClaimBatches(AdvisoryLocks locks, MeterRegistry meters) {
+    ClaimBatches(AdvisoryLocks locks, DurableTransactions transactions, KeysInBatches keys, ReservationConfig config,
+            ReservationCheckpoints checkpoints, MeterRegistry meters) {
         this.locks = locks;
+        this.transactions = transactions;
+        this.keys = keys;
+        this.config = config;
+        this.checkpoints = checkpoints;
         this.sizes = DistributionSummary.builder("inventory.claims.batch.size")
                 .description("Requests decided together in one durable transaction").register(meters);
     }
 
     /**
-     * Runs {@code request} in the next batch of {@code flow} in the event and returns its outcome. {@code together}
-     * runs a batch in one durable transaction and returns one outcome per request, in order (null: this one runs
-     * alone after the batch); {@code alone} runs this request by itself, also if its batch failed as a whole.
+     * Runs {@code request}, which changes cart {@code cartId}, in the next batch of {@code flow} in the event and
+     * returns its answer. {@code together} decides a batch's requests inside its durable transaction and returns one
+     * outcome per request, in order (null: this one runs alone after the batch); {@code alone} runs this request by
+     * itself, in a durable transaction of its own, when combining is off or the request has a transaction already,
+     * and also if its batch failed before its commit; {@code answer} turns its result into its answer. A request
+     * whose key was left to a batch ({@link KeysInBatches#deferred}) that cannot be decided in one throws
+     * {@link KeyedRequest.RunAlone} instead of running alone, so that its transaction claims its key.
      */
-    public <C, R> R submit(long eventId, String flow, C request, Function<List<C>, List<Outcome<R>>> together,
-            Supplier<R> alone) {
-        Queue queue = queues.computeIfAbsent(new Key(eventId, flow), k -> new Queue());
-        Waiting<C, R> mine = new Waiting<>(request, together);
-        if (!queue.enter(mine) && !mine.awaitTurn(locks.remainingBudget())) {
+    public <C, R> Response submit(long eventId, String flow, String cartId, C request, Function<R, Response> answer,
+            Function<List<C>, List<Outcome<R>>> together, Supplier<R> alone) {
+        KeyedRequest key = keys.deferred();
+        if (!config.combine() || transactions.inTransaction()) {
+            return runAlone(key, answer, alone);
+        }
+        Queue queue = queues.computeIfAbsent(new Key(eventId, flow, checkpoints.batchQueue(eventId, cartId)),
+                k -> new Queue());
+        Waiting<C, R> mine = new Waiting<>(request, key, answer, together);
+        Entered entered = queue.enter(mine);
+        if (entered == Entered.KEY_IN_USE) {
+            return keys.inUse();
+        }
+        if (entered == Entered.WAITS && !mine.awaitTurn(locks.remainingBudget())) {
             if (queue.withdraw(mine)) {
                 throw locks.timedOut();
             }
             mine.awaitTurn(null); // taken into a batch, or told to lead one, just as its time ran out
         }
         if (mine.leads()) {
-            lead(queue);
+            lead(eventId, queue);
         }
-        Outcome<R> outcome = mine.outcome();
-        if (outcome == null) {
-            return alone.get();
+        Decided<R> decided = mine.decided();
+        if (decided.runsAlone()) {
+            return runAlone(key, answer, alone);
         }
-        if (outcome.refusal() != null) {
-            throw outcome.refusal();
+        if (decided.failure() != null) {
+            throw decided.failure();
         }
-        return outcome.result();
+        return decided.answer() != null ? decided.answer() : answer.apply(decided.result());
+    }
+
+    private static <R> Response runAlone(KeyedRequest key, Function<R, Response> answer, Supplier<R> alone) {
+        if (key != null) {
+            throw new KeyedRequest.RunAlone();
+        }
+        return answer.apply(alone.get());
     }
 
     /** Requests of the event waiting for a batch now: in a race, they wait as they would for a lock. */
@@ -98,43 +175,122 @@ public class ClaimBatches {
                 .mapToInt(queue -> queue.getValue().size()).sum();
     }
 
-    /** Runs every request waiting now as one batch, then hands the queue to the next waiting request, if any. */
+    /**
+     * Runs every request waiting now as one batch, then hands the queue to the next waiting request, if any. A lock
+     * timeout is every request's, as it would have been alone. A failure before the commit wrote nothing, so each
+     * request runs again alone, as it would have without combining; a failure of the commit itself may have
+     * written everything or nothing, so each request hears of it, as a request alone would (503
+     * {@code database_unavailable}: retry with the same {@code Idempotency-Key}).
+     */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private void lead(Queue queue) {
+    private void lead(long eventId, Queue queue) {
+        checkpoints.beforeBatch(eventId);
         List<Waiting> batch = queue.takeAll();
         sizes.record(batch.size());
         try {
-            List requests = batch.stream().map(waiting -> waiting.request).toList();
-            List<Outcome> outcomes = (List<Outcome>) batch.get(0).together.apply(requests);
+            List<Decided> decided = (List) decide((List) batch);
             for (int i = 0; i < batch.size(); i++) {
-                batch.get(i).decided(outcomes.get(i));
+                batch.get(i).decided(decided.get(i));
             }
         } catch (LockTimeoutException timedOut) {
-            batch.forEach(waiting -> waiting.decided(Outcome.refused(timedOut)));
-        } catch (RuntimeException failed) {
+            batch.forEach(waiting -> waiting.decided(Decided.failed(timedOut)));
+        } catch (FailedBeforeCommit | InventoryChanged failed) {
             LOG.debugf(failed, "a batch of %d claims failed; each runs again alone", batch.size());
-            batch.forEach(waiting -> waiting.decided(null));
+            batch.forEach(waiting -> waiting.decided(Decided.alone()));
+        } catch (RuntimeException failed) {
+            batch.forEach(waiting -> waiting.decided(Decided.failed(failed)));
         } finally {
-            queue.passOn();
+            queue.passOn(batch);
         }
     }
 
-    /** One event's waiting requests, and whether a batch of them is running. */
+    /**
+     * The batch's one durable transaction: its keys claimed, its requests decided, the answers of its keyed requests
+     * recorded. A request answered from its key (a replay, say) is not decided; the others are, in arrival order.
+     */
+    @DurableTransaction
+    <C, R> List<Decided<R>> decide(List<Waiting<C, R>> batch) {
+        try {
+            return decideInTransaction(batch);
+        } catch (LockTimeoutException | InventoryChanged passedOn) {
+            throw passedOn;
+        } catch (RuntimeException failed) {
+            if (InventoryChanged.isCause(failed)) {
+                throw failed; // run again by DurableTransactions
+            }
+            throw new FailedBeforeCommit(failed);
+        }
+    }
+
+    private <C, R> List<Decided<R>> decideInTransaction(List<Waiting<C, R>> batch) {
+        List<Response> instead = keys.claim(batch.stream().map(waiting -> waiting.key).toList());
+        List<C> running = new ArrayList<>();
+        for (int i = 0; i < batch.size(); i++) {
+            if (instead.get(i) == null) {
+                running.add(batch.get(i).request);
+            }
+        }
+        Iterator<Outcome<R>> outcomes = (running.isEmpty()
+                ? List.<Outcome<R>>of()
+                : batch.get(0).together.apply(running)).iterator();
+        Map<KeyedRequest, Response> answered = new LinkedHashMap<>();
+        List<KeyedRequest> unanswered = new ArrayList<>();
+        List<Decided<R>> decided = new ArrayList<>();
+        for (int i = 0; i < batch.size(); i++) {
+            Waiting<C, R> waiting = batch.get(i);
+            if (instead.get(i) != null) {
+                decided.add(Decided.answered(instead.get(i)));
+                continue;
+            }
+            Outcome<R> outcome = outcomes.next();
+            if (outcome == null) {
+                decided.add(Decided.alone());
+            } else if (outcome.refusal() != null) {
+                decided.add(Decided.failed(outcome.refusal()));
+            } else if (waiting.key == null) {
+                decided.add(Decided.of(outcome.result()));
+            } else {
+                Response answer = waiting.answer.apply(outcome.result());
+                answered.put(waiting.key, answer);
+                decided.add(Decided.answered(answer));
+            }
+            if (waiting.key != null && decided.get(i).answer() == null) {
+                unanswered.add(waiting.key);
+            }
+        }
+        keys.settle(answered, unanswered);
+        return decided;
+    }
+
+    /** How a request entered its queue. */
+    private enum Entered {
+        /** Nothing ran: it leads the next batch at once. */
+        LEADS,
+        /** It waits for the batch that runs to end. */
+        WAITS,
+        /** A request with its {@code Idempotency-Key} waits or runs already: it is answered that, as for a key in use. */
+        KEY_IN_USE
+    }
+
+    /** One queue's waiting requests, whether a batch of them is running, and the keys of both. */
     private static final class Queue {
 
         @SuppressWarnings("rawtypes")
         private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
+        private final Set<String> keysInFlight = new HashSet<>();
         private boolean running;
 
-        /** Queues {@code request}; true if nothing runs, and it leads the next batch at once. */
-        synchronized boolean enter(Waiting<?, ?> request) {
+        synchronized Entered enter(Waiting<?, ?> request) {
+            if (request.key != null && !keysInFlight.add(request.key.identity())) {
+                return Entered.KEY_IN_USE;
+            }
             waiting.add(request);
             if (running) {
-                return false;
+                return Entered.WAITS;
             }
             running = true;
             request.lead();
-            return true;
+            return Entered.LEADS;
         }
 
         synchronized int size() {
@@ -143,7 +299,13 @@ public class ClaimBatches {
 
         /** Leaves the queue, unless the request was told to lead the next batch, or is in one. */
         synchronized boolean withdraw(Waiting<?, ?> request) {
-            return !request.leads() && waiting.remove(request);
+            if (request.leads() || !waiting.remove(request)) {
+                return false;
+            }
+            if (request.key != null) {
+                keysInFlight.remove(request.key.identity());
+            }
+            return true;
         }
 
         @SuppressWarnings("rawtypes")
@@ -153,8 +315,11 @@ public class ClaimBatches {
             return batch;
         }
 
-        /** The batch has ended: the longest waiting request leads the next one, or the queue is idle. */
-        synchronized void passOn() {
+        /** {@code batch} has ended: the longest waiting request leads the next one, or the queue is idle. */
+        @SuppressWarnings("rawtypes")
+        synchronized void passOn(List<Waiting> batch) {
+            batch.stream().filter(request -> request.key != null)
+                    .forEach(request -> keysInFlight.remove(request.key.identity()));
             Waiting<?, ?> next = waiting.peek();
             if (next == null) {
                 running = false;
@@ -164,17 +329,21 @@ public class ClaimBatches {
         }
     }
 
-    /** A request in a queue: told either to lead a batch or its outcome. */
-    private static final class Waiting<C, R> {
+    /** A request in a queue: told either to lead a batch or what was decided for it. */
+    static final class Waiting<C, R> {
 
         final C request;
+        final KeyedRequest key;
+        final Function<R, Response> answer;
         final Function<List<C>, List<Outcome<R>>> together;
         private boolean leads;
-        private boolean decided;
-        private Outcome<R> outcome;
+        private Decided<R> decided;
 
-        Waiting(C request, Function<List<C>, List<Outcome<R>>> together) {
+        Waiting(C request, KeyedRequest key, Function<R, Response> answer,
+                Function<List<C>, List<Outcome<R>>> together) {
             this.request = request;
+            this.key = key;
+            this.answer = answer;
             this.together = together;
         }
 
@@ -183,18 +352,17 @@ public class ClaimBatches {
             notifyAll();
         }
 
-        synchronized void decided(Outcome<R> outcome) {
-            this.outcome = outcome;
-            this.decided = true;
+        synchronized void decided(Decided<R> decided) {
+            this.decided = decided;
             notifyAll();
         }
 
         synchronized boolean leads() {
-            return leads && !decided;
+            return leads && decided == null;
         }
 
-        synchronized Outcome<R> outcome() {
-            return outcome;
+        synchronized Decided<R> decided() {
+            return decided;
         }
 
         /**
@@ -204,7 +372,7 @@ public class ClaimBatches {
         synchronized boolean awaitTurn(Duration left) {
             long deadline = left == null ? Long.MAX_VALUE : System.nanoTime() + left.toNanos();
             try {
-                while (!leads && !decided) {
+                while (!leads && decided == null) {
                     long nanos = deadline - System.nanoTime();
                     if (nanos <= 0) {
                         return false;

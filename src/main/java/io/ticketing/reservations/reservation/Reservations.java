@@ -112,7 +112,7 @@ public class Reservations {
             Function<List<R>, List<Claim>> choose, Function<List<Claim>, Jdbc.Query<T>> write) {
         Jdbc.RoundTrip withLock = jdbc.roundTrip();
         Jdbc.Rows<R> rows = withLock.add(read);
-        checkpoints.beforeLocks(eventId);
+        checkpoints.beforeLocks(eventId, 1);
         locks.lockEventThen(eventId, withLock);
         List<Claim> claims = countingRefusals(() -> choose.apply(rows.all()));
         return readThenReserve(withEntities(eventId, claims, List.of(), true), buyer, write.apply(claims));
@@ -222,7 +222,7 @@ public class Reservations {
                 if (eventLocked) {
                     afterLocks.send();
                 } else {
-                    checkpoints.beforeLocks(eventId);
+                    checkpoints.beforeLocks(eventId, 1);
                     locks.lockObjectsThen(eventId, locked, afterLocks);
                 }
 
@@ -348,7 +348,7 @@ public class Reservations {
                             buyer -> afterLocks.add(buyerHoldings(eventId, buyer, List.of())));
                 }
             }
-            checkpoints.beforeLocks(eventId);
+            checkpoints.beforeLocks(eventId, open.size());
             locks.lockObjectsThen(eventId, locked, afterLocks);
             requireLocked(ReservationChecks.objectsToLock(allClaims, allVouchers, quotas.all(), now), locked);
 

@@ -13,9 +13,8 @@ public class SkipLocking implements QuarkusTestProfile {
 
     @Override
     public Map<String, String> getConfigOverrides() {
-        // Combined claims are decided one batch at a time per event on a replica, which alone would keep the twins
-        // of one replica from overselling adds; off, every add is a transaction of its own, as across replicas.
-        return Map.of("quarkus.arc.selected-alternatives", NoAdvisoryLocks.class.getName(), "reservation.combine",
-                "false");
+        // Combined claims stay on: the races deal their racers out to batch queues as to several replicas
+        // (reservation/RacePauses), whose batches nothing but the locks keeps apart.
+        return Map.of("quarkus.arc.selected-alternatives", NoAdvisoryLocks.class.getName());
     }
 }

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -20,10 +21,15 @@ import jakarta.inject.Singleton;
  * Holds flows at the {@link ReservationCheckpoints} so that a race is decided the same way on every run.
  *
  * <p>A {@link Race} holds every flow of one event after its availability check until each of the racers has
- * either checked too or is waiting for a lock in PostgreSQL (a racer blocked there has read what it counts: the
- * counts go before the writes in its round trip) or for the next batch of its event ({@link ClaimBatches}). With the locks, the first racer holds them while the others
- * wait for them, so the race goes on as it would; without them, every racer has checked before any commits, so
- * the oversell the locks prevent is certain.
+ * either checked too or is blocked: waiting for a lock in PostgreSQL (a racer blocked there has read what it
+ * counts: the counts go before the writes in its round trip), or for the next batch of its event
+ * ({@link ClaimBatches}). With the locks, the first holds them while the others wait for them, so the race goes on as
+ * it would; without them, every racer has checked before any commits, so the oversell the locks prevent is certain.
+ *
+ * <p>Each racer of a {@link #race} joins a batch queue of its own, as if every racer had come to another replica:
+ * each is decided alone, and they meet only at the locks. The racers of a {@link #raceInBatches} are dealt out to a
+ * few queues by their carts, as to a few replicas, and no batch is taken before every racer waits in one, so that
+ * each queue's batch holds all of its racers: the locks must then keep the batches of different queues apart.
  */
 @Alternative
 @Priority(1)
@@ -43,12 +49,16 @@ public class RacePauses implements ReservationCheckpoints {
     private volatile Hold hold;
 
     @Override
-    public void beforeLocks(long eventId) {
-        Hold armed = hold;
+    public void beforeLocks(long eventId, int requests) {
+        Race armed = race;
         if (armed != null && armed.eventId == eventId) {
+            armed.reached(requests);
+        }
+        Hold held = hold;
+        if (held != null && held.eventId == eventId) {
             hold = null;
-            armed.reached.countDown();
-            await(armed.release, "the test to release the flow held before its locks");
+            held.reached.countDown();
+            await(held.release, "the test to release the flow held before its locks");
         }
     }
 
@@ -56,10 +66,26 @@ public class RacePauses implements ReservationCheckpoints {
     public void afterChecks(long eventId, int requests) {
         Race armed = race;
         if (armed != null && armed.eventId == eventId) {
-            armed.checked.addAndGet(requests);
-            armed.firstChecked.countDown();
+            armed.checked(requests);
             await(armed.released, "the other racers");
         }
+    }
+
+    @Override
+    public void beforeBatch(long eventId) {
+        Race armed = race;
+        if (armed != null && armed.eventId == eventId) {
+            await(armed.allQueued, "every racer to wait for a batch");
+        }
+    }
+
+    @Override
+    public int batchQueue(long eventId, String cartId) {
+        Race armed = race;
+        if (armed == null || armed.eventId != eventId) {
+            return 0;
+        }
+        return armed.queueOfCart == null ? armed.dealt.getAndIncrement() : armed.queueOfCart.getOrDefault(cartId, 0);
     }
 
     /** Holds the next flow of {@code eventId} before it locks, until {@link Hold#close}. */
@@ -69,11 +95,19 @@ public class RacePauses implements ReservationCheckpoints {
         return armed;
     }
 
-    /** Holds {@code racers} flows of {@code eventId} after their checks, as the class comment says. */
+    /** {@code racers} flows of {@code eventId}, each as if on a replica of its own, held as the class comment says. */
     public Race race(long eventId, int racers) {
-        Race armed = new Race(eventId, racers);
+        return arm(new Race(eventId, racers, null));
+    }
+
+    /** {@code racers} adds or checkouts of {@code eventId} in batches, each in the queue {@code queueOfCart} gives its cart. */
+    public Race raceInBatches(long eventId, Map<String, Integer> queueOfCart, int racers) {
+        return arm(new Race(eventId, racers, queueOfCart));
+    }
+
+    private Race arm(Race armed) {
         race = armed;
-        armed.watcher = CompletableFuture.runAsync(armed::releaseWhenAllHaveChecked);
+        armed.watcher = CompletableFuture.runAsync(armed::watch);
         return armed;
     }
 
@@ -114,15 +148,35 @@ public class RacePauses implements ReservationCheckpoints {
 
         private final long eventId;
         private final int racers;
-        private final AtomicInteger checked = new AtomicInteger();
+        private final Map<String, Integer> queueOfCart;
+        private final AtomicInteger dealt = new AtomicInteger();
+        /** Requests and flows (a flow is one request, or one batch) that reached their locks, and that checked. */
+        private final AtomicInteger reachedRequests = new AtomicInteger();
+        private final AtomicInteger reachedFlows = new AtomicInteger();
+        private final AtomicInteger checkedRequests = new AtomicInteger();
+        private final AtomicInteger checkedFlows = new AtomicInteger();
+        private final CountDownLatch allQueued;
         private final CountDownLatch firstChecked = new CountDownLatch(1);
         private final CountDownLatch released = new CountDownLatch(1);
         private final CountDownLatch closed = new CountDownLatch(1);
         private CompletableFuture<Void> watcher;
 
-        private Race(long eventId, int racers) {
+        private Race(long eventId, int racers, Map<String, Integer> queueOfCart) {
             this.eventId = eventId;
             this.racers = racers;
+            this.queueOfCart = queueOfCart;
+            this.allQueued = new CountDownLatch(queueOfCart == null ? 0 : 1);
+        }
+
+        private void reached(int requests) {
+            reachedRequests.addAndGet(requests);
+            reachedFlows.incrementAndGet();
+        }
+
+        private void checked(int requests) {
+            checkedRequests.addAndGet(requests);
+            checkedFlows.incrementAndGet();
+            firstChecked.countDown();
         }
 
         /** Returns once a racer has checked and is held. */
@@ -130,14 +184,28 @@ public class RacePauses implements ReservationCheckpoints {
             await(firstChecked, "a racer to check");
         }
 
-        /** On its own connection, outside any flow's transaction: each query sees the backends as they are now. */
-        private void releaseWhenAllHaveChecked() {
+        /**
+         * On its own connection, outside any flow's transaction: each query sees the backends as they are now. A flow
+         * waiting for a lock is one backend, whatever the number of its requests: when every flow that reached its
+         * locks and has not checked is waiting for one, all their requests are blocked; otherwise each waiting backend
+         * is counted as one request.
+         */
+        private void watch() {
             try (Connection connection = dataSource.getConnection(); Statement query = connection.createStatement()) {
                 while (released.getCount() > 0 && closed.getCount() > 0) {
                     try (ResultSet waiting = query.executeQuery(WAITING_FOR_A_LOCK)) {
                         waiting.next();
-                        if (checked.get() > 0
-                                && checked.get() + waiting.getLong(1) + batches.waiting(eventId) >= racers) {
+                        long lockWaiters = waiting.getLong(1);
+                        int queued = batches.waiting(eventId);
+                        if (queued >= racers) {
+                            allQueued.countDown();
+                        }
+                        int checked = checkedRequests.get();
+                        int pendingFlows = reachedFlows.get() - checkedFlows.get();
+                        long blocked = Math.max(lockWaiters, pendingFlows > 0 && lockWaiters >= pendingFlows
+                                ? reachedRequests.get() - checked
+                                : 0);
+                        if (checked > 0 && checked + blocked + queued >= racers) {
                             released.countDown();
                         }
                     }
@@ -155,9 +223,10 @@ public class RacePauses implements ReservationCheckpoints {
             boolean decided = released.getCount() == 0;
             closed.countDown();
             released.countDown();
+            allQueued.countDown();
             watcher.get(10, TimeUnit.SECONDS);
             if (!decided) {
-                throw new AssertionError("the race was never decided: " + checked.get() + " of " + racers
+                throw new AssertionError("the race was never decided: " + checkedRequests.get() + " of " + racers
                         + " racers checked, the others were not waiting for a lock");
             }
         }

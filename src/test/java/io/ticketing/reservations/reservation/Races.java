@@ -19,8 +19,10 @@ import static io.ticketing.reservations.support.Crowd.count;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 
@@ -301,12 +303,156 @@ abstract class Races {
         });
     }
 
+    // Combined claims (ClaimBatches): the racers are dealt out by cart to two batch queues, as to two replicas, and
+    // each queue's racers are decided in one batch, in arrival order against what the claims before them took. With
+    // the locks, the two batches take turns; without, both count before either writes.
+
+    @Test
+    void claimsThatFitAndClaimsThatCannotShareTwoBatchesAndSellExactlyWhatIsLeft() {
+        String event = newEvent("batch-quota");
+        long item = newItem(event, "Ticket", "10");
+        newQuota(event, 10, List.of(item));
+        List<String> carts = newCarts(event, 40);
+        // 0 to 29 want one ticket, 30 to 39 fifty.
+        List<Outcome> outcomes = raceInBatches(event, twoQueues(carts), 40, 40,
+                i -> addToCart(event, carts.get(i), Map.of("item_id", item, "quantity", i < 30 ? 1 : 50)));
+        assertThat(outcomes.subList(30, 40)).as("fifty never fits in ten")
+                .allMatch(outcome -> "quota_exhausted".equals(outcome.code()));
+        expectInBatches(event, () -> {
+            assertThat(count(outcomes.subList(0, 30), 201)).as("singles sold").isEqualTo(10);
+            assertThat(count(outcomes.subList(0, 30), "quota_exhausted")).isEqualTo(20);
+        });
+    }
+
+    @Test
+    void oneSeatWantedInBothBatchesGoesToOneBuyer() {
+        String event = newEvent("batch-seat");
+        long item = newSeatedItem(event, "Seat", "50");
+        newQuota(event, 100, List.of(item));
+        newSeats(event, item, "Z", 1);
+        List<String> carts = newCarts(event, 8);
+        List<Outcome> outcomes = raceInBatches(event, twoQueues(carts), 8, 8,
+                i -> addToCart(event, carts.get(i), Map.of("item_id", item, "seat_guid", "Z-1")));
+        expectInBatches(event, () -> {
+            assertThat(count(outcomes, 201)).isEqualTo(1);
+            assertThat(count(outcomes, "seat_unavailable")).isEqualTo(7);
+        });
+    }
+
+    @Test
+    void oneVoucherUseWantedByManyInBothBatchesIsRedeemedOnce() {
+        String event = newEvent("batch-voucher");
+        long item = newItem(event, "Ticket", "10");
+        newQuota(event, 100, List.of(item));
+        newVoucher(event, Map.of("code", "ONCE", "max_usages", 1));
+        List<String> carts = newCarts(event, 10);
+        List<Outcome> outcomes = raceInBatches(event, twoQueues(carts), 10, 10,
+                i -> addToCart(event, carts.get(i), Map.of("item_id", item, "voucher_code", "ONCE")));
+        expectInBatches(event, () -> {
+            assertThat(count(outcomes, 201)).isEqualTo(1);
+            assertThat(count(outcomes, "voucher_exhausted")).isEqualTo(9);
+        });
+    }
+
+    @Test
+    void aBuyersLimitIsCrossedWithinNeitherBatch() {
+        String event = newEvent("batch-buyer");
+        long item = newItem(event, "Ticket", "10");
+        newQuota(event, 100, List.of(item));
+        admin().header("If-Match", "\"0\"").body(Map.of("max_per_buyer", 2))
+                .patch(EVENT + "/items/{item}", event, item).then().statusCode(200);
+        List<String> carts = IntStream.range(0, 8).mapToObj(i -> newCartOf(event, "fan-1")).toList();
+        List<Outcome> outcomes = raceInBatches(event, twoQueues(carts), 8, 8,
+                i -> addToCart(event, carts.get(i), Map.of("item_id", item)));
+        expectInBatches(event, () -> {
+            assertThat(count(outcomes, 201)).isEqualTo(2);
+            assertThat(count(outcomes, "buyer_limit")).isEqualTo(6);
+        });
+    }
+
+    /**
+     * A double click: one cart's add sent twice at once with one {@code Idempotency-Key}, into one batch queue, with
+     * other buyers of the last ticket in both queues. The key runs once: the second request is answered that the
+     * first still runs, and its retry replays the first's answer. What the key promises rests on the queue and the
+     * key's row, not on the advisory locks, so it holds without them too; the last ticket does not.
+     */
+    @Test
+    void theSameIdempotencyKeyTwiceInOneBatchChangesTheCartOnce() {
+        String event = newEvent("batch-key");
+        long item = newItem(event, "Ticket", "10");
+        newQuota(event, 1, List.of(item));
+        List<String> carts = newCarts(event, 6);
+        String key = "double-click-" + event;
+        // Requests 0 and 1: cart 0 with the key, in the first queue with carts 1 and 2; carts 3 to 5 in the second.
+        Map<String, Integer> queues = new HashMap<>();
+        for (int i = 0; i < carts.size(); i++) {
+            queues.put(carts.get(i), i < 3 ? 0 : 1);
+        }
+        IntFunction<Response> keyed = i -> storefront().header("Idempotency-Key", key)
+                .body(Map.of("positions", List.of(Map.of("item_id", item))))
+                .post(EVENT + "/carts/{cart}/positions", event, carts.get(0));
+        List<Outcome> outcomes = raceInBatches(event, queues, 7, 6,
+                i -> i < 2 ? keyed.apply(i) : addToCart(event, carts.get(i - 1), Map.of("item_id", item)));
+
+        // The second click usually finds the first waiting in the queue (409 in use); one that comes after the first
+        // was decided gets the first's answer again, or runs again if the first was refused (which is not kept).
+        List<Outcome> doubleClick = outcomes.subList(0, 2);
+        assertThat(doubleClick).allMatch(outcome -> outcome.status() == 201
+                || "idempotency_key_in_use".equals(outcome.code()) || "quota_exhausted".equals(outcome.code()));
+        Optional<Outcome> sold = doubleClick.stream().filter(outcome -> outcome.status() == 201).findFirst();
+        assertThat(doubleClick).filteredOn(outcome -> outcome.status() == 201)
+                .allMatch(outcome -> outcome.body().equals(sold.orElseThrow().body()));
+        assertThat(sql.number("SELECT count(*) FROM cart_positions WHERE cart_id = ?1", carts.get(0)))
+                .as("tickets the key added").isEqualTo(sold.isPresent() ? 1 : 0);
+        Response retried = keyed.apply(0);
+        if (sold.isPresent()) {
+            assertThat(retried.header("Idempotent-Replayed")).isEqualTo("true");
+            assertThat(retried.asString()).isEqualTo(sold.get().body());
+        } else {
+            assertThat(retried.jsonPath().getString("code")).isEqualTo("quota_exhausted");
+        }
+        expectInBatches(event, () -> assertThat(count(outcomes, 201)).as("holds of the last ticket").isEqualTo(1));
+    }
+
     /** Runs the racers, held as {@link RacePauses} says; fails if the race was not decided by them. */
     List<Outcome> race(String event, int racers, IntFunction<Response> racer) {
         try (RacePauses.Race race = pauses.race(sql.number("SELECT id FROM events WHERE slug = ?1", event), racers)) {
             return Crowd.runRetrying(racers, racer);
         } catch (Exception e) {
             throw new AssertionError(e);
+        }
+    }
+
+    /** Even carts in one queue, odd ones in the other. */
+    private static Map<String, Integer> twoQueues(List<String> carts) {
+        Map<String, Integer> queues = new HashMap<>();
+        for (int i = 0; i < carts.size(); i++) {
+            queues.put(carts.get(i), i % 2);
+        }
+        return queues;
+    }
+
+    /**
+     * {@link #race} in batches: {@code clients} requests dealt out by their carts to {@code queues}, of which
+     * {@code racers} wait for a batch (the others are answered at once, as a second request with a key in use is).
+     */
+    List<Outcome> raceInBatches(String event, Map<String, Integer> queues, int clients, int racers,
+            IntFunction<Response> racer) {
+        long eventId = sql.number("SELECT id FROM events WHERE slug = ?1", event);
+        try (RacePauses.Race race = pauses.raceInBatches(eventId, queues, racers)) {
+            return Crowd.runRetrying(clients, racer);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** With the locks: {@code promised} holds and nothing is oversold. Without: the two batches oversold. */
+    void expectInBatches(String event, Runnable promised) {
+        if (locking()) {
+            promised.run();
+            Oracle.assertNeverOversold(sql, event);
+        } else {
+            Oracle.assertOversold(sql, event);
         }
     }
 
