@@ -138,7 +138,7 @@ public class ClaimBatches {
         }
         Queue queue = queues.computeIfAbsent(new Key(eventId, flow, checkpoints.batchQueue(eventId, cartId)),
                 k -> new Queue());
-        Waiting<C, R> mine = new Waiting<>(request, key, answer, together);
+        Waiting<C, R> mine = new Waiting<>(request, key, answer, together, alone);
         Entered entered = queue.enter(mine);
         if (entered == Entered.KEY_IN_USE) {
             return keys.inUse();
@@ -187,6 +187,20 @@ public class ClaimBatches {
         checkpoints.beforeBatch(eventId);
         List<Waiting> batch = queue.takeAll();
         sizes.record(batch.size());
+        if (batch.size() == 1 && batch.get(0).key == null) {
+            // Alone, a request sends its write with its locks: one round trip less than a batch, which must decide
+            // before it writes. The queue stays taken until it ends, so that the requests arriving meanwhile make
+            // the next batch.
+            Waiting only = batch.get(0);
+            try {
+                only.decided(Decided.of(only.alone.get()));
+            } catch (RuntimeException failed) {
+                only.decided(Decided.failed(failed));
+            } finally {
+                queue.passOn(batch);
+            }
+            return;
+        }
         try {
             List<Decided> decided = (List) decide((List) batch);
             for (int i = 0; i < batch.size(); i++) {
@@ -336,15 +350,17 @@ public class ClaimBatches {
         final KeyedRequest key;
         final Function<R, Response> answer;
         final Function<List<C>, List<Outcome<R>>> together;
+        final Supplier<R> alone;
         private boolean leads;
         private Decided<R> decided;
 
         Waiting(C request, KeyedRequest key, Function<R, Response> answer,
-                Function<List<C>, List<Outcome<R>>> together) {
+                Function<List<C>, List<Outcome<R>>> together, Supplier<R> alone) {
             this.request = request;
             this.key = key;
             this.answer = answer;
             this.together = together;
+            this.alone = alone;
         }
 
         synchronized void lead() {
