@@ -21,15 +21,23 @@ public final class EmbeddedDatabase implements AutoCloseable {
 
     /** Keeps its data in {@code directory} across restarts. */
     public static EmbeddedDatabase persistent(Path directory, int port) {
-        return start(directory, port, false);
+        return start(directory, port, false, true);
     }
 
     /** Starts from an empty data directory and trades durability for speed: for tests only. */
     public static EmbeddedDatabase throwaway(Path directory) {
-        return start(directory, 0, true);
+        return start(directory, 0, true, false);
     }
 
-    private static EmbeddedDatabase start(Path directory, int port, boolean throwaway) {
+    /**
+     * Starts from an empty data directory, every commit flushed as a production database flushes it: for a benchmark
+     * of what commits cost. (Settings given at start cannot be changed later, not even by ALTER SYSTEM.)
+     */
+    public static EmbeddedDatabase throwawayFlushingCommits(Path directory) {
+        return start(directory, 0, true, true);
+    }
+
+    private static EmbeddedDatabase start(Path directory, int port, boolean throwaway, boolean flushCommits) {
         try {
             Path absolute = directory.toAbsolutePath();
             Files.createDirectories(absolute.resolve("binaries"));
@@ -42,7 +50,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
             if (port > 0) {
                 builder.setPort(port);
             }
-            if (throwaway) {
+            if (throwaway && !flushCommits) {
                 builder.setServerConfig("fsync", "off")
                         .setServerConfig("synchronous_commit", "off")
                         .setServerConfig("full_page_writes", "off");

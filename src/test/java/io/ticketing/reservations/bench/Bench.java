@@ -82,7 +82,10 @@ public final class Bench {
         String user = System.getenv().getOrDefault("BENCH_JDBC_USER", "postgres");
         String password = System.getenv().getOrDefault("BENCH_JDBC_PASSWORD", "");
         if (url == null) {
-            embedded = EmbeddedDatabase.throwaway(Path.of("target", "bench-postgres"));
+            // Delayed commits need flushed ones (fsync on), which a database started without cannot turn on later.
+            embedded = COMMIT_DELAY_MS > 0
+                    ? EmbeddedDatabase.throwawayFlushingCommits(Path.of("target", "bench-postgres"))
+                    : EmbeddedDatabase.throwaway(Path.of("target", "bench-postgres"));
             url = embedded.jdbcUrl();
             user = embedded.username();
             password = embedded.password();

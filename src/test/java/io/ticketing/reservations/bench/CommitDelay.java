@@ -1,6 +1,7 @@
 package io.ticketing.reservations.bench;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
@@ -28,6 +29,27 @@ final class CommitDelay {
             statement.execute("ALTER SYSTEM SET commit_siblings = 0");
             statement.execute("ALTER SYSTEM SET commit_delay = " + millis * 1000);
             statement.execute("SELECT pg_reload_conf()");
+            // A setting given at the server's start wins over ALTER SYSTEM: say so rather than measure no delay. The
+            // reload reaches this session a moment later.
+            String settings = "";
+            for (int attempt = 0; attempt < 100; attempt++) {
+                try (ResultSet applied = statement.executeQuery("SELECT current_setting('fsync') || ' '"
+                        + " || current_setting('synchronous_commit') || ' ' || current_setting('commit_delay')")) {
+                    applied.next();
+                    settings = applied.getString(1);
+                }
+                if (settings.equals("on on " + millis * 1000)) {
+                    return;
+                }
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            throw new IllegalStateException("the database did not take the commit delay (fsync, synchronous_commit,"
+                    + " commit_delay): " + settings);
         }
     }
 }
