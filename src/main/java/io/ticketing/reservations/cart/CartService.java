@@ -20,6 +20,7 @@ import io.ticketing.reservations.auth.RandomIds;
 import io.ticketing.reservations.cart.CartRows.Contents;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.inventory.BestSeats;
+import io.ticketing.reservations.inventory.FreedCapacity;
 import io.ticketing.reservations.inventory.Seat;
 import io.ticketing.reservations.inventory.SeatService;
 import io.ticketing.reservations.inventory.Voucher;
@@ -45,10 +46,12 @@ public class CartService {
     private final Deadlines deadlines;
     private final SeatService seats;
     private final ClaimBatches batches;
+    private final FreedCapacity freed;
 
     CartService(Reservations reservations, ReservationConfig config, CartRows rows, Deadlines deadlines,
-            SeatService seats, ClaimBatches batches) {
+            SeatService seats, ClaimBatches batches, FreedCapacity freed) {
         this.batches = batches;
+        this.freed = freed;
         this.seats = seats;
         this.reservations = reservations;
         this.config = config;
@@ -225,12 +228,14 @@ public class CartService {
         if (!rows.deletePosition(cartId, positionId)) {
             throw new NotFoundException("cart position", positionId);
         }
+        freed.of(event);
     }
 
     @Transactional
     public void delete(Event event, String cartId) {
         lock(event, cartId);
         rows.delete(cartId);
+        freed.of(event);
     }
 
     @Transactional(Transactional.TxType.SUPPORTS)

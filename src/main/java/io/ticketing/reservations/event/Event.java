@@ -50,6 +50,14 @@ public class Event extends PanacheEntityBase {
     @Column(name = "opens_at")
     public Instant opensAt;
 
+    /** While on, buyers of an item that cannot sell may join its waiting list (contract section 9). */
+    @Column(name = "waiting_list_enabled")
+    public boolean waitingListEnabled;
+
+    /** How long an offer from the waiting list may be used. */
+    @Column(name = "offer_ttl_seconds")
+    public int offerTtlSeconds = 86_400;
+
     @Version
     public long version;
 

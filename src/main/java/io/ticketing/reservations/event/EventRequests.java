@@ -22,6 +22,7 @@ public final class EventRequests {
     static final long MAX_SECONDS = 315_360_000;
     static final long MAX_PER_BUYER = 10_000_000;
     static final long MAX_ADMISSIONS = 1_000_000;
+    static final long MAX_OFFER_SECONDS = 31_536_000;
 
     private EventRequests() {
     }
@@ -42,7 +43,17 @@ public final class EventRequests {
             @Positive @Max(MAX_SECONDS) Integer cartTtlSeconds,
             @Positive @Max(MAX_SECONDS) Integer paymentTermSeconds,
             @Schema(nullable = true, description = "null: no limit; absent: unchanged") Optional<@Positive @Max(MAX_PER_BUYER) Integer> maxPerBuyer,
-            @Valid WaitingRoomSettings waitingRoom) {
+            @Valid WaitingRoomSettings waitingRoom,
+            @Valid WaitingListSettings waitingList) {
+    }
+
+    /**
+     * The waiting list of sold-out items, replaced at once: on, buyers may join the list of an item that cannot sell
+     * what they want, and capacity freed is offered to them first, each offer usable for {@code offer_ttl_seconds}.
+     */
+    public record WaitingListSettings(
+            @NotNull Boolean enabled,
+            @Schema(example = "86400", nullable = true, description = "null or absent: 86400, a day") @Positive @Max(MAX_OFFER_SECONDS) Integer offerTtlSeconds) {
     }
 
     /**

@@ -130,6 +130,11 @@ public class EventService {
             event.admissionPerMinute = room.admissionPerMinute();
             event.opensAt = room.opensAt();
         }
+        if (changes.waitingList() != null) {
+            EventRequests.WaitingListSettings list = changes.waitingList();
+            event.waitingListEnabled = list.enabled();
+            event.offerTtlSeconds = list.offerTtlSeconds() == null ? 86_400 : list.offerTtlSeconds();
+        }
         // Flushing here turns a concurrent update into a version conflict now rather than at commit.
         event.flush();
         return event;

@@ -6,15 +6,21 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** An event as the API shows it. */
 public record EventView(long id, String slug, String name, String currency, int cartTtlSeconds,
-        int paymentTermSeconds, @Schema(nullable = true) Integer maxPerBuyer, WaitingRoom waitingRoom, long version) {
+        int paymentTermSeconds, @Schema(nullable = true) Integer maxPerBuyer, WaitingRoom waitingRoom,
+        WaitingList waitingList, long version) {
 
     public record WaitingRoom(boolean enabled, @Schema(nullable = true) Integer admissionPerMinute,
             @Schema(nullable = true, implementation = String.class, format = "date-time", example = "2026-12-01T10:00:00Z") Instant opensAt) {
     }
 
+    /** The waiting list of sold-out items (contract section 9). */
+    public record WaitingList(boolean enabled, int offerTtlSeconds) {
+    }
+
     static EventView of(Event event) {
         return new EventView(event.id, event.slug, event.name, event.currency, event.cartTtlSeconds,
                 event.paymentTermSeconds, event.maxPerBuyer,
-                new WaitingRoom(event.waitingRoomEnabled, event.admissionPerMinute, event.opensAt), event.version);
+                new WaitingRoom(event.waitingRoomEnabled, event.admissionPerMinute, event.opensAt),
+                new WaitingList(event.waitingListEnabled, event.offerTtlSeconds), event.version);
     }
 }

@@ -24,6 +24,22 @@ public final class QueryParams {
         throw new ValidationException(name, "must be true or false");
     }
 
+    /** A positive id, or null when absent. */
+    public static Long id(String name, String value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            long id = Long.parseLong(value);
+            if (id > 0) {
+                return id;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw new ValidationException(name, "must be a positive integer");
+    }
+
     /** An RFC 3339 time that PostgreSQL can store, or null when absent. */
     public static Instant instant(String name, String value) {
         if (value == null) {

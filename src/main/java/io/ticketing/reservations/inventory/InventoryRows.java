@@ -53,10 +53,11 @@ class InventoryRows {
                 OR EXISTS (SELECT 1 FROM quota_items q JOIN order_positions p ON p.item_id = q.item_id
                            WHERE q.quota_id = :id)
                 OR EXISTS (SELECT 1 FROM vouchers WHERE quota_id = :id)""";
+    /** Held, sold, redeemed, or a waiting-list offer (which belongs to its entry: leave the list to end it). */
     private static final String VOUCHER_IN_USE = """
             SELECT EXISTS (SELECT 1 FROM cart_positions WHERE voucher_id = :id AND expires >= now())
                 OR EXISTS (SELECT 1 FROM order_positions WHERE voucher_id = :id)
-                OR (SELECT redeemed > 0 FROM vouchers WHERE id = :id)""";
+                OR (SELECT redeemed > 0 OR NOT gives_back FROM vouchers WHERE id = :id)""";
     /** Expired holds count for nothing but still refer to the item or voucher: they go with it. */
     private static final String DELETE_EXPIRED_HOLDS_OF_ITEM = """
             DELETE FROM cart_positions WHERE item_id = :id AND expires < now()""";

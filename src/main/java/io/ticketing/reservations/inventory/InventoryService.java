@@ -25,11 +25,13 @@ public class InventoryService {
     private final AdvisoryLocks locks;
     private final QuotaCounter counter;
     private final InventoryRows rows;
+    private final FreedCapacity freed;
 
-    InventoryService(AdvisoryLocks locks, QuotaCounter counter, InventoryRows rows) {
+    InventoryService(AdvisoryLocks locks, QuotaCounter counter, InventoryRows rows, FreedCapacity freed) {
         this.locks = locks;
         this.counter = counter;
         this.rows = rows;
+        this.freed = freed;
     }
 
     @Transactional
@@ -116,6 +118,7 @@ public class InventoryService {
         }
         quota.delete();
         quota.flush();
+        freed.of(event);
     }
 
     /**
@@ -165,10 +168,15 @@ public class InventoryService {
         if (changes.name() != null) {
             quota.name = changes.name().strip();
         }
+        boolean grows = quota.size != null && (newSize == null || newSize > quota.size)
+                || !newItems.containsAll(quota.itemIds);
         quota.size = newSize;
         quota.itemIds.retainAll(newItems);
         quota.itemIds.addAll(newItems);
         quota.flush();
+        if (grows) {
+            freed.of(event);
+        }
         return quota;
     }
 

@@ -24,7 +24,8 @@ public class QuotaCounter {
 
     /**
      * One row per quota selected by the {@code quota} CTE that precedes it: its size, member items, the four
-     * numbers and the vouchers that block in it now, all from one snapshot. Holds: see V5 for why the two bucket
+     * numbers, the vouchers that block in it now and what its items' waiting lists wait for (V18's counter), all
+     * from one snapshot. Holds: see V5 for why the two bucket
      * ranges count exactly the live ones. The counters count every live hold (V16); a hold is then left out of a
      * quota's {@code carts} when its voucher blocks in that quota now (the voucher counts that capacity), or when
      * it is being re-checked ({@code :excluded}) and must not count against itself. A voucher blocks in a quota
@@ -45,7 +46,8 @@ public class QuotaCounter {
                 (SELECT coalesce(sum(positions), 0) FROM item_holds WHERE item_id = i.item_id AND width = 1
                    AND bucket >= now() AND bucket <= hold_bucket(now(), 60))
                 + (SELECT coalesce(sum(positions), 0) FROM item_holds WHERE item_id = i.item_id AND width = 60
-                   AND bucket > hold_bucket(now(), 60)) AS carts
+                   AND bucket > hold_bucket(now(), 60)) AS carts,
+                (SELECT coalesce(sum(quantity), 0) FROM item_waiting WHERE item_id = i.item_id) AS waiting
               FROM (SELECT DISTINCT item_id FROM member) i)
             SELECT q.id, q.name, q.size, array_remove(array_agg(m.item_id ORDER BY m.item_id), NULL),
               coalesce(sum(u.paid), 0), coalesce(sum(u.pending), 0),
@@ -56,7 +58,8 @@ public class QuotaCounter {
                     WHERE b.quota_id = q.id AND hold_bucket(c.expires, 1) >= now() AND c.id <> ALL(:excluded)
                       AND c.item_id IN (SELECT item_id FROM member WHERE quota_id = q.id)),
               (SELECT coalesce(sum(b.uses_left), 0) FROM blocking b WHERE b.quota_id = q.id),
-              (SELECT array_agg(b.voucher_id) FROM blocking b WHERE b.quota_id = q.id)
+              (SELECT array_agg(b.voucher_id) FROM blocking b WHERE b.quota_id = q.id),
+              coalesce(sum(u.waiting), 0)
             FROM quota q LEFT JOIN member m ON m.quota_id = q.id LEFT JOIN item_usage u ON u.item_id = m.item_id
             GROUP BY q.id, q.name, q.size ORDER BY q.id""";
 
@@ -187,7 +190,8 @@ public class QuotaCounter {
         return countStatement.set("excluded", excludedCartPositions.toArray(Long[]::new)).reading(row -> {
             Integer size = Jdbc.integer(row, 3);
             return new CountedQuota(row.getLong(1), row.getString(2), size, idSet(row, 4),
-                    QuotaAvailability.of(size, row.getLong(5), row.getLong(6), row.getLong(7), row.getLong(8)),
+                    QuotaAvailability.of(size, row.getLong(5), row.getLong(6), row.getLong(7), row.getLong(8),
+                            row.getLong(10)),
                     idSet(row, 9));
         });
     }

@@ -11,8 +11,8 @@ import jakarta.transaction.Transactional;
 import io.ticketing.reservations.event.Event;
 
 /**
- * What a storefront may offer: per active item, the least that is left among its quotas (and its free seats,
- * for seated items). It takes no lock, so it may be a moment stale; adding to a cart is the real check.
+ * What a storefront may offer: per active item, the least that is left among its quotas for anyone the waiting list
+ * does not offer it to (and its free seats, for seated items). It takes no lock, so it may be a moment stale; adding to a cart is the real check.
  */
 @ApplicationScoped
 public class StorefrontAvailability {
@@ -55,7 +55,7 @@ public class StorefrontAvailability {
         Map<Long, Integer> left = new HashMap<>();
         for (Quota quota : quotas) {
             if (!quota.isUnlimited()) {
-                left.put(quota.id, counter.count(quota).availableNumber());
+                left.put(quota.id, counter.count(quota).leftForSale());
             }
         }
         Map<Long, Long> freeSeats = rows.freeSeatsByItem(event.id);

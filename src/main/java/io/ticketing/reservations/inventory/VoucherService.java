@@ -26,8 +26,10 @@ public class VoucherService {
     private final CapacityGuard reservations;
     private final InventoryRows rows;
     private final Clock clock;
+    private final FreedCapacity freed;
 
-    VoucherService(CapacityGuard reservations, InventoryRows rows, Clock clock) {
+    VoucherService(CapacityGuard reservations, InventoryRows rows, Clock clock, FreedCapacity freed) {
+        this.freed = freed;
         this.clock = clock;
         this.reservations = reservations;
         this.rows = rows;
@@ -113,10 +115,15 @@ public class VoucherService {
                 blockQuota && validAfter ? usesLeftAfter : 0,
                 seat != null && !heldSeatBefore && holdsSeat(maxUsages, voucher.redeemed, validAfter),
                 maxUsages < voucher.maxUsages, maxUsages));
+        boolean blockedBefore = voucher.blockQuota && !voucher.hasExpired(now);
+        boolean blocksLess = blockedBefore && (!blockQuota || !validAfter || maxUsages < voucher.maxUsages);
         voucher.maxUsages = maxUsages;
         voucher.validUntil = validUntil;
         voucher.blockQuota = blockQuota;
         voucher.flush();
+        if (blocksLess) {
+            freed.of(event);
+        }
         return voucher;
     }
 
@@ -131,6 +138,9 @@ public class VoucherService {
         rows.deleteExpiredHoldsOfVoucher(voucher.id);
         voucher.delete();
         voucher.flush();
+        if (voucher.blockQuota) {
+            freed.of(event);
+        }
     }
 
     private static boolean holdsSeat(int maxUsages, int redeemed, boolean valid) {

@@ -30,7 +30,8 @@ import io.ticketing.reservations.problem.Problem;
  * <ul>
  * <li>the bearer scheme, required by every operation, with 401 and 403;</li>
  * <li>the HTTP layer's refusals (400, 404, 406, 413, 414, 415, 431) and 503 when too busy;</li>
- * <li>{@code Idempotency-Key} on every POST with its 409 and 422, {@code If-Match} on every PATCH with 412 and 428;</li>
+ * <li>{@code Idempotency-Key} on every POST with its 409 and 422, {@code If-Match} on every PATCH (and every
+ * operation that reads it) with 412 and 428;</li>
  * <li>every refusal as {@code application/problem+json} whose {@code code} lists the values it can carry, with an
  * example; {@code Retry-After} and {@code WWW-Authenticate} where they are sent; {@code ETag} on versioned
  * resources.</li>
@@ -107,7 +108,7 @@ public class ApiDocument implements OASFilter {
     private static void complete(String path, PathItem.HttpMethod method, Operation operation) {
         operation.addSecurityRequirement(OASFactory.createSecurityRequirement().addScheme(BEARER));
         if (operation.getParameters() != null) {
-            operation.getParameters().forEach(ApiDocument::typeQueryParameter);
+            operation.getParameters().forEach(parameter -> typeQueryParameter(path, parameter));
         }
         Map<String, Set<String>> codes = new LinkedHashMap<>();
         if (operation.getResponses().getAPIResponses() != null) {
@@ -149,7 +150,7 @@ public class ApiDocument implements OASFilter {
             add(codes, "409", "idempotency_key_in_use");
             add(codes, "422", "idempotency_key_reused");
         }
-        if (method == PathItem.HttpMethod.PATCH) {
+        if (method == PathItem.HttpMethod.PATCH || declares(operation, "If-Match")) {
             requireIfMatch(operation);
             add(codes, "412", "version_conflict");
             add(codes, "428", "precondition_required");
@@ -224,7 +225,7 @@ public class ApiDocument implements OASFilter {
      * Resources read query parameters as strings to answer a malformed one with 400 rather than JAX-RS' 404; the
      * document says what they are.
      */
-    private static void typeQueryParameter(Parameter parameter) {
+    private static void typeQueryParameter(String path, Parameter parameter) {
         if (parameter.getIn() != Parameter.In.QUERY) {
             return;
         }
@@ -237,12 +238,20 @@ public class ApiDocument implements OASFilter {
                     .schema(OASFactory.createSchema().addType(SchemaType.BOOLEAN));
             case "created_after", "created_before" -> parameter.description("An RFC 3339 time, exclusive.")
                     .schema(string(null).format("date-time"));
-            case "status" ->
-                parameter.schema(string(null).enumeration(List.of("pending", "paid", "expired", "canceled")));
+            case "status" -> parameter.schema(string(null).enumeration(path.endsWith("/waiting_list")
+                    ? List.of("waiting", "offered", "redeemed", "expired", "canceled")
+                    : List.of("pending", "paid", "expired", "canceled")));
+            case "item_id" -> parameter.description("Only the entries for this item.")
+                    .schema(integer().minimum(BigDecimal.ONE));
             case "email" -> parameter.description("The buyer's email, ignoring case.");
             default -> {
             }
         }
+    }
+
+    private static boolean declares(Operation operation, String header) {
+        return operation.getParameters() != null
+                && operation.getParameters().stream().anyMatch(p -> p.getName().equalsIgnoreCase(header));
     }
 
     private static void requireIfMatch(Operation operation) {

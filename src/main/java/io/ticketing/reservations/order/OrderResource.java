@@ -12,7 +12,10 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -22,6 +25,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import io.ticketing.reservations.auth.Roles;
+import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.event.EventService;
 import io.ticketing.reservations.http.Page;
@@ -45,8 +49,11 @@ public class OrderResource {
     private final OrderService orders;
     private final OrderSearch search;
     private final WaitingRoom waitingRoom;
+    private final OrderChanges changes;
 
-    OrderResource(EventService events, OrderService orders, OrderSearch search, WaitingRoom waitingRoom) {
+    OrderResource(EventService events, OrderService orders, OrderSearch search, WaitingRoom waitingRoom,
+            OrderChanges changes) {
+        this.changes = changes;
         this.waitingRoom = waitingRoom;
         this.events = events;
         this.orders = orders;
@@ -83,14 +90,34 @@ public class OrderResource {
         return search.list(events.get(slug), filter, PageRequest.of(limit, cursor));
     }
 
-    /** The code is the order's credential, so a storefront may read any order whose code it holds. */
+    /**
+     * The code is the order's credential, so a storefront may read any order whose code it holds. The ETag is its
+     * version, which a change must send back.
+     */
     @Operation(operationId = "getOrder", summary = "Read an order by its code")
+    @APIResponseSchema(value = OrderView.class, responseCode = "200", responseDescription = "The order")
     @GET
     @Path("/{code}")
     @RolesAllowed(Roles.STOREFRONT)
-    public OrderView get(@PathParam("event") String slug, @PathParam("code") String code) {
+    public Response get(@PathParam("event") String slug, @PathParam("code") String code) {
         Event event = events.get(slug);
-        return orders.view(event, orders.get(event, code));
+        return withVersion(orders.view(event, orders.get(event, code)));
+    }
+
+    @Operation(operationId = "changeOrder", summary = "Change a pending or paid order's positions, all or nothing", description = "Operations in order: `change_seat` (position_id, seat_guid), `change_item` (position_id, item_id), `add` (item_id, seat_guid?, voucher_code?) and `cancel_position` (position_id; never the last one). What the order gives up is freed at once; only what it consumes more of is locked and checked. A changed position keeps its id, and its price unless its item changes.")
+    @APIResponseSchema(value = OrderView.class, responseCode = "200", responseDescription = "The order as changed, with its new total and version")
+    @APIResponse(responseCode = "409", description = "What the change needs is not free, or the order is not pending or paid.", extensions = @Extension(name = ApiDocs.CODES, value = ApiDocs.SOLD_OUT
+            + " order_state"))
+    @TakesLocks
+    @POST
+    @Path("/{code}/changes")
+    @RolesAllowed(Roles.ADMIN)
+    public Response change(@PathParam("event") String slug, @PathParam("code") String code,
+            @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch, @Context Request request,
+            @Valid @NotNull OrderChangeRequest operations) {
+        Event event = events.get(slug);
+        return withVersion(orders.view(event,
+                changes.change(event, code, IfMatch.required(request, ifMatch), operations)));
     }
 
     @Operation(operationId = "markOrderPaid", summary = "Mark a pending (or expired, if still free) order paid")
@@ -115,5 +142,9 @@ public class OrderResource {
     public Response cancel(@PathParam("event") String slug, @PathParam("code") String code) {
         Event event = events.get(slug);
         return Response.ok(orders.view(event, orders.cancel(event, code))).build();
+    }
+
+    private static Response withVersion(OrderView order) {
+        return Response.ok(order).header(HttpHeaders.ETAG, IfMatch.etag(order.version())).build();
     }
 }

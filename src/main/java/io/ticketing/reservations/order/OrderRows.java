@@ -16,6 +16,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.cart.Cart;
 import io.ticketing.reservations.jdbc.Jdbc;
+import io.ticketing.reservations.reservation.Claim;
 import io.ticketing.reservations.reservation.HeldPosition;
 
 /** Every statement of the order feature, on plain JDBC, returning records. */
@@ -61,9 +62,30 @@ public class OrderRows {
     private static final String SET_STATUS = "UPDATE orders SET status = :status, version = version + 1"
             + " WHERE id = :id RETURNING " + ORDER_COLUMNS;
     private static final String REDEEM = "UPDATE vouchers SET redeemed = redeemed + :uses WHERE id = :voucher";
-    /** Giving back never goes below 0: an admin may have lowered the count by hand. */
+    /**
+     * Giving back never goes below 0: an admin may have lowered the count by hand. An offer of the waiting list gives
+     * nothing back (V18): the capacity goes back to the list, never to whoever holds its code (pretix #1163).
+     */
     private static final String GIVE_BACK = """
-            UPDATE vouchers SET redeemed = greatest(redeemed - :uses, 0) WHERE id = :voucher""";
+            UPDATE vouchers SET redeemed = greatest(redeemed - :uses, 0) WHERE id = :voucher AND gives_back""";
+    /**
+     * An order change's new positions (contract section 9), written after its locks: a changed position keeps its id,
+     * a new one draws one; a position keeps its price unless given none (its item changed, or it is new), and then
+     * takes its item's. In item order, so the sales counters' rows are taken in one ordered pass.
+     */
+    private static final String WRITE_POSITIONS = """
+            INSERT INTO order_positions (id, order_id, item_id, seat_id, voucher_id, price) OVERRIDING SYSTEM VALUE
+            SELECT coalesce(c.id, nextval(pg_get_serial_sequence('order_positions', 'id'))), :order, c.item_id,
+                   c.seat_id, c.voucher_id, coalesce(c.price, i.price)
+            FROM unnest(:ids, :items, :seats, :vouchers, :prices) WITH ORDINALITY AS c (id, item_id, seat_id, voucher_id, price, n)
+            JOIN items i ON i.id = c.item_id ORDER BY c.item_id, c.n
+            RETURNING id""";
+    /** An order change frees first: the positions it cancels or changes leave (and the counters with them). */
+    private static final String DELETE_POSITIONS = """
+            DELETE FROM order_positions WHERE order_id = :order AND id = ANY(:ids)""";
+    /** A change of an order's positions is an edit of the order: it gets a new version (its ETag). */
+    private static final String NEW_VERSION = "UPDATE orders SET version = version + 1 WHERE id = :id RETURNING "
+            + ORDER_COLUMNS;
     private static final String DUE = """
             SELECT id FROM orders WHERE status = 'pending' AND expires < now() ORDER BY expires LIMIT 500""";
     /** The expiry's claim on one candidate: skip it if another replica has it (double-checked locking). */
@@ -158,11 +180,36 @@ public class OrderRows {
 
     /** Redeems one use per position that has a voucher; in voucher order, so no two flows deadlock on them. */
     void redeem(List<? extends HeldPosition> positions) {
-        changeUses(REDEEM, positions);
+        changeUses(REDEEM, positions.stream().map(HeldPosition::claim).toList());
+    }
+
+    /** {@link #redeem} for claims about to be written (an order change's new positions). */
+    void redeemClaims(List<Claim> claims) {
+        changeUses(REDEEM, claims);
     }
 
     void giveBack(List<? extends HeldPosition> positions) {
-        changeUses(GIVE_BACK, positions);
+        changeUses(GIVE_BACK, positions.stream().map(HeldPosition::claim).toList());
+    }
+
+    /** An order change's frees: the positions it cancels or changes, by id. */
+    void deletePositions(long orderId, List<Long> positionIds) {
+        jdbc.statement(DELETE_POSITIONS).set("order", orderId).set("ids", positionIds.toArray(Long[]::new)).update();
+    }
+
+    /** The write an order change sends with its locks and checks: its new and changed positions. */
+    Jdbc.Query<Long> writePositions(long orderId, List<Long> ids, List<Claim> claims, List<BigDecimal> prices) {
+        return jdbc.statement(WRITE_POSITIONS).set("order", orderId).set("ids", ids.toArray(Long[]::new))
+                .set("items", claims.stream().map(Claim::itemId).toArray(Long[]::new))
+                .set("seats", claims.stream().map(Claim::seatId).toArray(Long[]::new))
+                .set("vouchers", claims.stream().map(Claim::voucherId).toArray(Long[]::new))
+                .set("prices", prices.toArray(BigDecimal[]::new)).reading(row -> row.getLong(1));
+    }
+
+    /** The order in its new version, with its positions as they are now. */
+    Contents newVersion(long eventId, Contents order) {
+        jdbc.statement(NEW_VERSION).set("id", order.order().id()).list(OrderRows::order);
+        return lock(eventId, order.order().code()).orElseThrow();
     }
 
     /** Pending orders past their deadline, read without a lock, so possibly stale. */
@@ -202,10 +249,10 @@ public class OrderRows {
         }
     }
 
-    private void changeUses(String update, List<? extends HeldPosition> positions) {
+    private void changeUses(String update, List<Claim> claims) {
         Map<Long, Long> uses = new TreeMap<>();
-        positions.stream().filter(position -> position.voucherId() != null)
-                .forEach(position -> uses.merge(position.voucherId(), 1L, Long::sum));
+        claims.stream().filter(claim -> claim.voucherId() != null)
+                .forEach(claim -> uses.merge(claim.voucherId(), 1L, Long::sum));
         if (uses.isEmpty()) {
             return;
         }

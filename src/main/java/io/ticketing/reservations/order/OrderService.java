@@ -20,6 +20,7 @@ import io.ticketing.reservations.auth.RandomIds;
 import io.ticketing.reservations.cart.CartRows;
 import io.ticketing.reservations.cart.CartService;
 import io.ticketing.reservations.event.Event;
+import io.ticketing.reservations.inventory.FreedCapacity;
 import io.ticketing.reservations.locking.DurableTransaction;
 import io.ticketing.reservations.order.OrderRows.Contents;
 import io.ticketing.reservations.problem.ApiException;
@@ -50,10 +51,12 @@ public class OrderService {
     private final CartRows cartRows;
     private final ClaimBatches batches;
     private final ReservationConfig config;
+    private final FreedCapacity freed;
 
     OrderService(CartService carts, Reservations reservations, OrderRows rows, MeterRegistry meters,
             Webhooks webhooks, Deadlines deadlines, CartRows cartRows, ClaimBatches batches,
-            ReservationConfig config) {
+            ReservationConfig config, FreedCapacity freed) {
+        this.freed = freed;
         this.cartRows = cartRows;
         this.batches = batches;
         this.config = config;
@@ -199,6 +202,7 @@ public class OrderService {
         rows.giveBack(order.positions());
         Contents released = rows.setStatus(order, status);
         happened(event, released, status.value());
+        freed.of(event);
         return released;
     }
 

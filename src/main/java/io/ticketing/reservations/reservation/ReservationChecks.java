@@ -7,7 +7,9 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 import io.ticketing.reservations.inventory.ItemForSale;
@@ -16,6 +18,7 @@ import io.ticketing.reservations.inventory.QuotaCounter.Membership;
 import io.ticketing.reservations.inventory.QuotaCounter.QuotaMembers;
 import io.ticketing.reservations.inventory.Seat;
 import io.ticketing.reservations.inventory.Voucher;
+import io.ticketing.reservations.locking.AdvisoryLocks;
 import io.ticketing.reservations.locking.LockTarget;
 import io.ticketing.reservations.problem.NotFoundException;
 
@@ -31,21 +34,37 @@ final class ReservationChecks {
 
     /**
      * The objects a set of claims consumes, in the contract's words: finite quotas that grow (every finite quota of
-     * the claim's item but those its voucher blocks in), seats, vouchers.
+     * the claim's item but those its voucher blocks in), seats, vouchers. A flow that frees {@code freed} in the same
+     * transaction first (an order change) consumes only what grows net: the quotas whose usage grows, the seats it
+     * does not take back, the vouchers it uses more often than before.
      */
-    static Set<LockTarget> objectsToLock(List<Claim> claims, Map<Long, Voucher> vouchers,
+    static Set<LockTarget> objectsToLock(List<Claim> claims, List<Claim> freed, Map<Long, Voucher> vouchers,
             List<? extends QuotaMembers> quotas, Instant now) {
+        Map<Long, Integer> growth = new HashMap<>();
+        claims.forEach(claim -> quotasGrownBy(claim, vouchers, quotas, now)
+                .forEach(quota -> growth.merge(quota.id(), 1, Integer::sum)));
+        freed.forEach(claim -> quotasGrownBy(claim, vouchers, quotas, now)
+                .forEach(quota -> growth.merge(quota.id(), -1, Integer::sum)));
         Set<LockTarget> targets = new HashSet<>();
-        for (Claim claim : claims) {
-            quotasGrownBy(claim, vouchers, quotas, now).forEach(quota -> targets.add(LockTarget.quota(quota.id())));
-            if (claim.seatId() != null) {
-                targets.add(LockTarget.seat(claim.seatId()));
+        growth.forEach((quota, grows) -> {
+            if (grows > 0) {
+                targets.add(LockTarget.quota(quota));
             }
-            if (claim.voucherId() != null) {
-                targets.add(LockTarget.voucher(claim.voucherId()));
-            }
-        }
+        });
+        Set<Long> seatsBack = freed.stream().map(Claim::seatId).filter(Objects::nonNull).collect(Collectors.toSet());
+        claims.stream().map(Claim::seatId).filter(seat -> seat != null && !seatsBack.contains(seat))
+                .forEach(seat -> targets.add(LockTarget.seat(seat)));
+        moreUses(claims, freed).keySet().forEach(voucher -> targets.add(LockTarget.voucher(voucher)));
         return targets;
+    }
+
+    /** The vouchers {@code claims} use more often than {@code freed} did, and how many times more. */
+    static Map<Long, Long> moreUses(List<Claim> claims, List<Claim> freed) {
+        Map<Long, Long> uses = new TreeMap<>();
+        claims.stream().map(Claim::voucherId).filter(Objects::nonNull).forEach(v -> uses.merge(v, 1L, Long::sum));
+        freed.stream().map(Claim::voucherId).filter(Objects::nonNull).forEach(v -> uses.merge(v, -1L, Long::sum));
+        uses.values().removeIf(more -> more <= 0);
+        return uses;
     }
 
     /** What the caller asks for must make sense before anything is locked. */
@@ -93,8 +112,9 @@ final class ReservationChecks {
         }
     }
 
+    /** Each locked quota has room for what the claims add to it (an unlocked one, which they do not grow, is not asked). */
     static void checkQuotas(List<Claim> claims, Map<Long, ItemForSale> items, Map<Long, Voucher> vouchers,
-            List<CountedQuota> quotas, Instant now) {
+            List<CountedQuota> quotas, Instant now, Set<LockTarget> locked) {
         Map<CountedQuota, List<ItemForSale>> wanted = new LinkedHashMap<>();
         for (Claim claim : claims) {
             if (quotasOf(claim.itemId(), quotas).isEmpty()) {
@@ -104,9 +124,13 @@ final class ReservationChecks {
                     .forEach(quota -> wanted.computeIfAbsent(quota, q -> new ArrayList<>())
                             .add(items.get(claim.itemId())));
         }
+        boolean eventLocked = locked.size() > AdvisoryLocks.MAX_EXCLUSIVE_OBJECTS;
         for (Map.Entry<CountedQuota, List<ItemForSale>> demand : wanted.entrySet()) {
             CountedQuota quota = demand.getKey();
-            int left = quota.availability().availableNumber();
+            if (!eventLocked && !locked.contains(LockTarget.quota(quota.id()))) {
+                continue;
+            }
+            int left = quota.availability().leftForSale();
             if (left < demand.getValue().size()) {
                 throw ReservationConflict.quotaExhausted(demand.getValue().get(0), quota, left,
                         demand.getValue().size());

@@ -130,13 +130,36 @@ public class Reservations {
     /** {@link #prepare} for a flow that has read the claims' seats and vouchers already, by id. */
     public Reservation prepare(long eventId, List<Claim> claims, Collection<Long> ownPositions,
             Map<Long, Seat> seats, Map<Long, Voucher> vouchers) {
-        return new Reservation(eventId, claims, ownPositions, seats, vouchers, false);
+        return new Reservation(eventId, claims, List.of(), ownPositions, seats, vouchers, false);
+    }
+
+    /**
+     * {@link #prepare} for an order change (contract section 9): the flow has removed the positions {@code freed}
+     * claimed, in its transaction, before the reservation counts, and adds {@code claims}. It locks and checks only
+     * what the change consumes more of: the quotas whose usage grows net, the seats it does not take back, the
+     * vouchers it uses more often.
+     */
+    private Reservation prepareChange(long eventId, List<Claim> claims, List<Claim> freed) {
+        List<Claim> both = new ArrayList<>(claims);
+        both.addAll(freed);
+        return new Reservation(eventId, claims, freed, List.of(),
+                EventOwnedEntity.byIds(Seat.class, eventId, ids(claims, Claim::seatId)),
+                EventOwnedEntity.byIds(Voucher.class, eventId, ids(both, Claim::voucherId)), false);
+    }
+
+    /**
+     * An order change's reservation (see {@link #prepareChange}): locks what grows, counts, checks, and sends
+     * {@code write} with them, whose rows it returns.
+     */
+    public <T> List<T> reserveChange(long eventId, String buyer, List<Claim> claims, List<Claim> freed,
+            Jdbc.Query<T> write) {
+        return readThenReserve(prepareChange(eventId, claims, freed), buyer, write);
     }
 
     /** A reservation with the claims' seats and vouchers read by id. */
     private Reservation withEntities(long eventId, List<Claim> claims, Collection<Long> ownPositions,
             boolean eventLocked) {
-        return new Reservation(eventId, claims, ownPositions,
+        return new Reservation(eventId, claims, List.of(), ownPositions,
                 EventOwnedEntity.byIds(Seat.class, eventId, ids(claims, Claim::seatId)),
                 EventOwnedEntity.byIds(Voucher.class, eventId, ids(claims, Claim::voucherId)), eventLocked);
     }
@@ -154,6 +177,8 @@ public class Reservations {
 
         private final long eventId;
         private final List<Claim> claims;
+        /** What the flow removed in its transaction before it counts (an order change's old positions). */
+        private final List<Claim> freed;
         private final Collection<Long> ownPositions;
         private final Map<Long, Seat> seats;
         private final Map<Long, Voucher> vouchers;
@@ -162,11 +187,13 @@ public class Reservations {
         private Jdbc.Rows<ItemForSale> items;
         private Jdbc.Rows<Membership> memberships;
 
-        private Reservation(long eventId, List<Claim> claims, Collection<Long> ownPositions, Map<Long, Seat> seats,
+        private Reservation(long eventId, List<Claim> claims, List<Claim> freed, Collection<Long> ownPositions,
+                Map<Long, Seat> seats,
                 Map<Long, Voucher> vouchers, boolean eventLocked) {
             this.eventLocked = eventLocked;
             this.eventId = eventId;
             this.claims = claims;
+            this.freed = freed;
             this.ownPositions = ownPositions;
             this.seats = seats;
             this.vouchers = vouchers;
@@ -176,6 +203,7 @@ public class Reservations {
         public void readBeforeLocks(Jdbc.RoundTrip reads) {
             if (!claims.isEmpty()) {
                 Set<Long> itemIds = ids(claims, Claim::itemId);
+                itemIds.addAll(ids(freed, Claim::itemId));
                 items = reads.add(counter.itemsForSale(eventId, itemIds));
                 memberships = reads.add(counter.membershipsOf(itemIds));
             }
@@ -200,13 +228,14 @@ public class Reservations {
                 ReservationChecks.checkRules(claims, itemsById, seats, vouchers, membershipsBefore, now);
 
                 boolean limited = ReservationChecks.checkBuyerKnown(claims, itemsById, buyer);
-                Set<LockTarget> locked = ReservationChecks.objectsToLock(claims, vouchers, membershipsBefore, now);
+                Set<LockTarget> locked = ReservationChecks.objectsToLock(claims, freed, vouchers, membershipsBefore,
+                        now);
                 if (limited) {
                     locked.add(LockTarget.buyer(eventId, buyer));
                 }
                 Set<Long> seatIds = ids(claims, Claim::seatId);
-                Map<Long, Long> voucherUses = claims.stream().map(Claim::voucherId).filter(Objects::nonNull)
-                        .collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
+                seatIds.removeAll(ids(freed, Claim::seatId));
+                Map<Long, Long> voucherUses = ReservationChecks.moreUses(claims, freed);
                 Jdbc.RoundTrip afterLocks = jdbc.roundTrip();
                 Jdbc.Rows<CountedQuota> quotas = afterLocks.add(counter.ofItemsQuery(itemsById.keySet(), ownPositions));
                 Jdbc.Rows<Long> takenSeats = seatIds.isEmpty()
@@ -227,9 +256,10 @@ public class Reservations {
                 }
 
                 if (!eventLocked) {
-                    requireLocked(ReservationChecks.objectsToLock(claims, vouchers, quotas.all(), now), locked);
+                    requireLocked(ReservationChecks.objectsToLock(claims, freed, vouchers, quotas.all(), now),
+                            locked);
                 }
-                ReservationChecks.checkQuotas(claims, itemsById, vouchers, quotas.all(), now);
+                ReservationChecks.checkQuotas(claims, itemsById, vouchers, quotas.all(), now, locked);
                 if (takenSeats != null) {
                     takenSeats.first().ifPresent(taken -> {
                         throw ReservationConflict.seatUnavailable(seats.get(taken));
@@ -308,7 +338,7 @@ public class Reservations {
                     outcome.set(i, counted(refused));
                     continue;
                 }
-                locked.addAll(ReservationChecks.objectsToLock(claimant.claims(), claimant.vouchers(),
+                locked.addAll(ReservationChecks.objectsToLock(claimant.claims(), List.of(), claimant.vouchers(),
                         membershipsBefore, now));
                 if (limited[i]) {
                     locked.add(LockTarget.buyer(eventId, buyers.get(i)));
@@ -350,7 +380,8 @@ public class Reservations {
             }
             checkpoints.beforeLocks(eventId, open.size());
             locks.lockObjectsThen(eventId, locked, afterLocks);
-            requireLocked(ReservationChecks.objectsToLock(allClaims, allVouchers, quotas.all(), now), locked);
+            requireLocked(ReservationChecks.objectsToLock(allClaims, List.of(), allVouchers, quotas.all(), now),
+                    locked);
 
             // What the claimants decided so far take, counted against the next ones.
             Map<Long, Long> quotaTaken = new HashMap<>();
@@ -366,7 +397,8 @@ public class Reservations {
                 List<Claim> claims = claimant.claims();
                 try {
                     ReservationChecks.checkQuotas(claims, itemsById, claimant.vouchers(), quotas.all().stream()
-                            .map(quota -> quota.holdingMore(quotaTaken.getOrDefault(quota.id(), 0L))).toList(), now);
+                            .map(quota -> quota.holdingMore(quotaTaken.getOrDefault(quota.id(), 0L))).toList(), now,
+                            locked);
                     for (Claim claim : claims) {
                         if (claim.seatId() != null && seatsTaken.contains(claim.seatId())) {
                             throw ReservationConflict.seatUnavailable(claimant.seats().get(claim.seatId()));
@@ -437,7 +469,7 @@ public class Reservations {
      * so the transaction is rolled back and run again (see {@code DurableTransactions}), and then locks it. The
      * exclusive event lock covers every quota.
      */
-    void requireLocked(Collection<LockTarget> neededNow, Set<LockTarget> locked) {
+    public void requireLocked(Collection<LockTarget> neededNow, Set<LockTarget> locked) {
         boolean eventLockedExclusively = locked.size() > AdvisoryLocks.MAX_EXCLUSIVE_OBJECTS;
         if (!eventLockedExclusively && !locked.containsAll(neededNow)) {
             throw new InventoryChanged();

@@ -1,6 +1,7 @@
 package io.ticketing.reservations.tasks;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
@@ -21,6 +22,19 @@ public class TaskQueue {
     /** One round trip: the insert, and the NOTIFY that PostgreSQL delivers only if the caller commits. */
     private static final String ENQUEUE = """
             WITH task AS (INSERT INTO tasks (kind, payload, max_attempts) VALUES (:kind, :payload, :max_attempts)
+                          RETURNING id)
+            SELECT pg_notify('%s', '') FROM task""".formatted(CHANNEL);
+
+    /**
+     * {@link #ENQUEUE} at {@code :run_at}, unless a task of the same kind and payload is ready to run by then: work
+     * that a task does in full whenever it runs (offering freed capacity to an event's waiting list) is not queued
+     * twice.
+     */
+    private static final String ENQUEUE_ONCE = """
+            WITH task AS (INSERT INTO tasks (kind, payload, max_attempts, run_at)
+                          SELECT :kind, :payload, :max_attempts, :run_at
+                          WHERE NOT EXISTS (SELECT 1 FROM tasks WHERE kind = :kind AND payload = :payload
+                                              AND status = 'ready' AND run_at <= :run_at)
                           RETURNING id)
             SELECT pg_notify('%s', '') FROM task""".formatted(CHANNEL);
 
@@ -80,6 +94,16 @@ public class TaskQueue {
     public void enqueue(String kind, String payload, int maxAttempts) {
         jdbc.statement(ENQUEUE).set("kind", kind).set("payload", payload).set("max_attempts", maxAttempts)
                 .list(row -> null);
+    }
+
+    /**
+     * {@link #enqueue} to run at {@code runAt}, unless a task of this kind and payload is ready to run by then. Two
+     * callers at once may still both enqueue one: such a task must do no harm run twice.
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public void enqueueOnce(String kind, String payload, int maxAttempts, Instant runAt) {
+        jdbc.statement(ENQUEUE_ONCE).set("kind", kind).set("payload", payload).set("max_attempts", maxAttempts)
+                .set("run_at", runAt).list(row -> null);
     }
 
     List<Claimed> claim(String worker) {

@@ -229,6 +229,12 @@ class StrictInputPropertyTest {
         valid.put("cart", cart);
         valid.put("position", Long.toString(position));
         valid.put("code", order);
+        admin().header("If-Match", "\"0\"").body(Map.of("waiting_list", Map.of("enabled", true)))
+                .patch("/api/v1/events/{event}", event).then().statusCode(200);
+        long soldOut = newItem(event, "Sold out", "5.00");
+        newQuota(event, 0, List.of(soldOut));
+        valid.put("entry", storefront().body(Map.of("item_id", soldOut, "email", "wait@example.com"))
+                .post("/api/v1/events/{event}/waiting_list", event).then().statusCode(201).extract().path("id"));
         String room = newEvent("property-room");
         admin().header("If-Match", "\"0\"").body(Map.of("waiting_room", Map.of("enabled", true,
                 "admission_per_minute", 1))).patch("/api/v1/events/{event}", room).then().statusCode(200);

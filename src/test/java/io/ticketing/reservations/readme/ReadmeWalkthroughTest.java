@@ -21,6 +21,7 @@ import io.quarkus.test.junit.QuarkusTest;
 class ReadmeWalkthroughTest {
 
     private static final String HEADING = "## The whole sale with `curl`";
+    private static final String WAITING_LIST = "## The waiting list and order changes with `curl`";
 
     @TestHTTPResource("/api/v1")
     URI api;
@@ -28,20 +29,21 @@ class ReadmeWalkthroughTest {
     @Test
     void shouldRunTheReadmesWalkthroughTwiceInARow() throws Exception {
         assumeTrue(onPath("bash") && onPath("curl"), "the walkthrough needs bash and curl");
-        String walkthrough = walkthrough();
+        String walkthrough = walkthrough(HEADING) + walkthrough(WAITING_LIST);
         for (int run = 1; run <= 2; run++) {
             String output = runInBash(walkthrough);
             assertThat(output).as("run %d", run).contains("\"total\":\"187.00\"")
                     .contains("\"code\":\"seat_unavailable\"")
                     .contains("\"status\":\"pending\"").contains("\"status\":\"paid\"")
-                    .contains("\"status\":\"canceled\"");
+                    .contains("\"status\":\"canceled\"").contains("offered: WL-")
+                    .contains("\"status\":\"redeemed\"").contains("\"total\":\"75.00\"");
         }
     }
 
-    /** The first {@code sh} block after the walkthrough's heading. */
-    private static String walkthrough() throws IOException {
+    /** The first {@code sh} block after {@code title}; the second block goes on from the first. */
+    private static String walkthrough(String title) throws IOException {
         String readme = Files.readString(Path.of("README.md"));
-        int heading = readme.indexOf(HEADING);
+        int heading = readme.indexOf(title);
         assertThat(heading).as("the README's walkthrough heading").isNotNegative();
         int start = readme.indexOf("```sh\n", heading) + "```sh\n".length();
         return readme.substring(start, readme.indexOf("```", start));

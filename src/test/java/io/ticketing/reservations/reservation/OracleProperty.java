@@ -26,13 +26,15 @@ import io.ticketing.reservations.support.Crowd;
 import io.ticketing.reservations.support.Oracle;
 import io.ticketing.reservations.support.Oracle.QuotaUsage;
 import io.ticketing.reservations.support.Sql;
+import io.ticketing.reservations.waitinglist.Offers;
 
 /**
  * The invariant itself, against every operation in any order: random sequences of adds (with and without vouchers,
  * seats, items in several quotas), removals, extensions, checkouts, payments, cancels, time passing past holds
  * and voucher deadlines, admin edits (voucher uses, {@code block_quota}, {@code valid_until}, deletes and new
  * vouchers; quota sizes from and to unlimited, items joining and leaving quotas, PATCHes naming one field; seats
- * blocked), and bursts of concurrent buyers between them, raced with {@link RacePauses}. After every step the
+ * blocked), the waiting list (joining, leaving, offer runs, buying with an offer) and order changes, and bursts of
+ * concurrent buyers between them, raced with {@link RacePauses}. After every step the
  * {@link Oracle}: the service's availability equals the contract's, and no quota holds more than its size unless
  * an admin edit shrank it below, after which it never grows. {@link OraclePropertyTest} runs it with the locks,
  * where nothing is broken; {@link OraclePropertyWithoutLocksTest} without, where the oracle finds an oversell.
@@ -51,6 +53,9 @@ abstract class OracleProperty {
     @Inject
     RacePauses pauses;
 
+    @Inject
+    Offers offers;
+
     private Random random;
     private String event;
     private long eventId;
@@ -58,6 +63,7 @@ abstract class OracleProperty {
     private final List<Long> quotas = new ArrayList<>();
     private final List<String> carts = new ArrayList<>();
     private final List<String> orders = new ArrayList<>();
+    private final List<String> entries = new ArrayList<>();
     private final Map<Long, Long> usedBefore = new HashMap<>();
     private final List<String> broken = new ArrayList<>();
 
@@ -105,6 +111,8 @@ abstract class OracleProperty {
                 "valid_until", "2099-01-01T00:00:00Z"));
         newVoucher(event, Map.of("code", "BLOCKQUOTA", "max_usages", 2, "quota_id", wide, "block_quota", true));
         newVoucher(event, Map.of("code", "PLAIN", "max_usages", 3));
+        admin().header("If-Match", "\"0\"").body(Map.of("waiting_list", Map.of("enabled", true)))
+                .patch(EVENT, event).then().statusCode(200);
         newCart();
         check("set-up", true);
     }
@@ -112,36 +120,40 @@ abstract class OracleProperty {
     /** One random step; returns what it did and how the service answered. */
     private String step() {
         int dice = random.nextInt(100);
-        if (dice < 25) {
+        if (dice < 22) {
             return add();
-        } else if (dice < 37) {
+        } else if (dice < 34) {
             return burst();
-        } else if (dice < 42) {
+        } else if (dice < 39) {
             return removeSomething();
-        } else if (dice < 46) {
+        } else if (dice < 43) {
             return call("extend", storefront().post(EVENT + "/carts/{cart}/extend", event, any(carts)));
-        } else if (dice < 56) {
+        } else if (dice < 51) {
             return checkout();
-        } else if (dice < 62 && !orders.isEmpty()) {
+        } else if (dice < 57 && !orders.isEmpty()) {
             String change = random.nextBoolean() ? "mark_paid" : "cancel";
             return call("order " + change, admin().post(EVENT + "/orders/{code}/" + change, event, any(orders)));
-        } else if (dice < 62) {
+        } else if (dice < 57) {
             return checkout();
-        } else if (dice < 67) {
+        } else if (dice < 61) {
+            return changeOrder();
+        } else if (dice < 68) {
+            return waitingList();
+        } else if (dice < 71) {
             int expired = sql.update(
                     "UPDATE cart_positions SET expires = date_trunc('second', now()) - interval '1 second'"
                             + " WHERE cart_id IN (SELECT id FROM carts WHERE event_id = ?1) AND random() < 0.4",
                     eventId);
             return "time passes past " + expired + " holds";
-        } else if (dice < 71) {
+        } else if (dice < 74) {
             String code = any(VOUCHERS);
             sql.update(
                     "UPDATE vouchers SET valid_until = now() - interval '1 second' WHERE event_id = ?1 AND code = ?2",
                     eventId, code);
             return "time passes past voucher " + code + "'s deadline";
-        } else if (dice < 82) {
+        } else if (dice < 84) {
             return editVoucher();
-        } else if (dice < 93) {
+        } else if (dice < 94) {
             return editQuota();
         } else {
             String guid = "p-" + (1 + random.nextInt(SEATS));
@@ -218,6 +230,61 @@ abstract class OracleProperty {
             orders.add(placed.jsonPath().getString("code"));
         }
         return call("checkout", placed);
+    }
+
+    /** Joining (a sold-out item's list), leaving, an offer run as a replica's worker makes it, or buying with an offer. */
+    private String waitingList() {
+        int dice = random.nextInt(4);
+        if (dice == 0 || entries.isEmpty()) {
+            Response joined = storefront().body(Map.of("item_id", any(items), "quantity", 1 + random.nextInt(2),
+                    "email", "fan" + random.nextInt(6) + "@example.com")).post(EVENT + "/waiting_list", event);
+            if (joined.statusCode() == 201) {
+                entries.add(joined.jsonPath().getString("id"));
+            }
+            return call("join the waiting list", joined);
+        }
+        String entry = any(entries);
+        if (dice == 1) {
+            return call("leave the waiting list", storefront().delete(EVENT + "/waiting_list/{entry}", event, entry));
+        }
+        if (dice == 2) {
+            return "an offer run offers " + offers.offer(eventId) + " entries";
+        }
+        var offered = storefront().get(EVENT + "/waiting_list/{entry}", event, entry).jsonPath();
+        if (offered.getString("offer.voucher_code") == null) {
+            return "entry " + offered.getString("status") + " has no offer to buy with";
+        }
+        Map<String, Object> position = new LinkedHashMap<>(Map.of("item_id", offered.getLong("item_id"),
+                "quantity", offered.getInt("quantity"), "voucher_code", offered.getString("offer.voucher_code")));
+        if (offered.getLong("item_id") == items.get(2)) {
+            position.put("quantity", 1);
+            position.put("seat_guid", "p-" + (1 + random.nextInt(SEATS)));
+        }
+        return call("buy with an offer " + position, storefront().body(Map.of("positions", List.of(position)))
+                .post(EVENT + "/carts/{cart}/positions", event, newCart()));
+    }
+
+    /** One operation on an order: another seat, another item, one more position, one less. */
+    private String changeOrder() {
+        if (orders.isEmpty()) {
+            return checkout();
+        }
+        String code = any(orders);
+        Response order = storefront().get(EVENT + "/orders/{code}", event, code);
+        List<Long> positions = order.jsonPath().getList("positions.id", Long.class);
+        long position = any(positions);
+        Map<String, Object> operation = new LinkedHashMap<>();
+        switch (random.nextInt(4)) {
+            case 0 -> operation.putAll(Map.of("op", "change_seat", "position_id", position, "seat_guid",
+                    "p-" + (1 + random.nextInt(SEATS))));
+            case 1 -> operation.putAll(Map.of("op", "change_item", "position_id", position, "item_id",
+                    any(items.subList(0, 2))));
+            case 2 -> operation.putAll(position());
+            default -> operation.putAll(Map.of("op", "cancel_position", "position_id", position));
+        }
+        operation.putIfAbsent("op", "add");
+        return call("change order " + operation, admin().header("If-Match", order.header("ETag"))
+                .body(Map.of("operations", List.of(operation))).post(EVENT + "/orders/{code}/changes", event, code));
     }
 
     private String editVoucher() {

@@ -23,6 +23,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 
@@ -36,6 +41,7 @@ import io.ticketing.reservations.support.Crowd;
 import io.ticketing.reservations.support.Crowd.Outcome;
 import io.ticketing.reservations.support.Oracle;
 import io.ticketing.reservations.support.Sql;
+import io.ticketing.reservations.waitinglist.Offers;
 
 /**
  * Buyers racing for the same inventory: real HTTP clients on their own threads, released together, and held
@@ -57,6 +63,9 @@ abstract class Races {
 
     @Inject
     RacePauses pauses;
+
+    @Inject
+    Offers offers;
 
     /** Whether the advisory locks are on in this test's service. */
     abstract boolean locking();
@@ -300,6 +309,124 @@ abstract class Races {
                     SELECT count(*) FROM (SELECT p.cart_id FROM cart_positions p WHERE p.cart_id = ANY(?1)
                       GROUP BY p.cart_id HAVING count(*) <> 4) partial""",
                     (Object) carts.toArray(String[]::new))).as("carts holding a partial block").isZero();
+        });
+    }
+
+    /**
+     * Offer runs of one event on four "replicas" at once, while twenty buyers try the five tickets a cancel freed and
+     * twenty entries wait for: the offers go to the first five entries, never more than was freed, and no buyer gets
+     * what the list waits for. Without the locks every run counts the same five free places and offers them again.
+     */
+    @Test
+    void offerRunsAndBuyersRacingForFreedTicketsNeverOfferMoreThanWasFreed() throws Exception {
+        String event = newEvent("race-offers");
+        long item = newItem(event, "Ticket", "10");
+        newQuota(event, 5, List.of(item));
+        List<String> sold = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            sold.add(checkout(event, cartWith(event, Map.of("item_id", item))).then().statusCode(201).extract()
+                    .path("code"));
+        }
+        admin().header("If-Match", "\"0\"").body(Map.of("waiting_list", Map.of("enabled", true)))
+                .patch(EVENT, event).then().statusCode(200);
+        for (int i = 0; i < 20; i++) {
+            storefront().body(Map.of("item_id", item, "email", "fan" + i + "@example.com"))
+                    .post(EVENT + "/waiting_list", event).then().statusCode(201);
+        }
+        // Off while the tickets are freed, so that only the racing runs offer them.
+        admin().header("If-Match", "\"1\"").body(Map.of("waiting_list", Map.of("enabled", false)))
+                .patch(EVENT, event).then().statusCode(200);
+        sold.forEach(code -> admin().post(EVENT + "/orders/{code}/cancel", event, code).then().statusCode(200));
+        long eventId = sql.number("SELECT id FROM events WHERE slug = ?1", event);
+        List<String> carts = newCarts(event, 20);
+
+        ExecutorService replicas = Executors.newFixedThreadPool(4);
+        List<Outcome> buyers;
+        try (RacePauses.Race race = pauses.race(eventId, 4)) {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<Integer>> runs = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                runs.add(replicas.submit(() -> {
+                    go.await();
+                    return offers.offer(eventId);
+                }));
+            }
+            go.countDown();
+            buyers = Crowd.runRetrying(20, i -> addToCart(event, carts.get(i), Map.of("item_id", item)));
+            for (Future<Integer> run : runs) {
+                run.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            replicas.shutdownNow();
+        }
+        assertThat(buyers).as("buyers of what the list waits for")
+                .allMatch(outcome -> "quota_exhausted".equals(outcome.code()));
+        List<?> offered = sql.rows("SELECT e.seq FROM waiting_list_entries e JOIN events v ON v.id = e.event_id"
+                + " WHERE v.slug = ?1 AND e.status = 'offered' ORDER BY e.seq", event);
+        if (locking()) {
+            assertThat(offered).as("entries offered").hasSize(5);
+            assertThat(sql.number("SELECT count(*) FROM waiting_list_entries e JOIN events v ON v.id = e.event_id"
+                    + " WHERE v.slug = ?1 AND e.status = 'waiting' AND e.seq < ?2", event,
+                    ((Number) offered.get(4)).longValue())).as("waiting entries older than an offered one").isZero();
+            Oracle.assertNeverOversold(sql, event);
+        } else {
+            assertThat(offered.size()).as("entries offered without the locks").isGreaterThan(5);
+            Oracle.assertOversold(sql, event);
+        }
+    }
+
+    @Test
+    void twoOrderChangesIntoOneFreeSeatGiveItToOne() {
+        String event = newEvent("race-change-seat");
+        long item = newSeatedItem(event, "Seat", "50");
+        newQuota(event, 100, List.of(item));
+        newSeats(event, item, "C", 3);
+        List<String> codes = new ArrayList<>();
+        List<Long> positions = new ArrayList<>();
+        for (int i = 1; i <= 2; i++) {
+            String code = checkout(event, cartWith(event, Map.of("item_id", item, "seat_guid", "C-" + i))).then()
+                    .statusCode(201).extract().path("code");
+            codes.add(code);
+            positions.add(storefront().get(EVENT + "/orders/{code}", event, code).then().extract().jsonPath()
+                    .getLong("positions[0].id"));
+        }
+        // One paid, one pending: their positions count in different sales counters, whose row locks would otherwise
+        // order the two changes one after the other even without the advisory locks.
+        admin().post(EVENT + "/orders/{code}/mark_paid", event, codes.get(0)).then().statusCode(200);
+        List<Outcome> outcomes = race(event, 2, i -> admin().header("If-Match", i == 0 ? "\"1\"" : "\"0\"")
+                .body(Map.of("operations", List.of(Map.of("op", "change_seat", "position_id", positions.get(i),
+                        "seat_guid", "C-3"))))
+                .post(EVENT + "/orders/{code}/changes", event, codes.get(i)));
+        expect(event, outcomes, () -> {
+            assertThat(count(outcomes, 200)).isEqualTo(1);
+            assertThat(count(outcomes, "seat_unavailable")).isEqualTo(1);
+        });
+    }
+
+    /** An order moved to an item whose quota has one ticket left, while five buyers want that ticket. */
+    @Test
+    void anOrderChangeAndBuyersRacingForAQuotasLastTicketSellItOnce() {
+        String event = newEvent("race-change-item");
+        long scarce = newItem(event, "Scarce", "30");
+        long plenty = newItem(event, "Plenty", "10");
+        newQuota(event, 3, List.of(scarce));
+        newQuota(event, 100, List.of(plenty));
+        for (int i = 0; i < 2; i++) {
+            checkout(event, cartWith(event, Map.of("item_id", scarce))).then().statusCode(201);
+        }
+        String code = checkout(event, cartWith(event, Map.of("item_id", plenty))).then().statusCode(201).extract()
+                .path("code");
+        long position = storefront().get(EVENT + "/orders/{code}", event, code).then().extract().jsonPath()
+                .getLong("positions[0].id");
+        List<String> carts = newCarts(event, 5);
+        List<Outcome> outcomes = race(event, 6, i -> i == 5
+                ? admin().header("If-Match", "\"0\"").body(Map.of("operations", List.of(Map.of("op",
+                        "change_item", "position_id", position, "item_id", scarce))))
+                        .post(EVENT + "/orders/{code}/changes", event, code)
+                : addToCart(event, carts.get(i), Map.of("item_id", scarce)));
+        expect(event, outcomes, () -> {
+            assertThat(count(outcomes, 200) + count(outcomes, 201)).as("the last ticket").isEqualTo(1);
+            assertThat(count(outcomes, "quota_exhausted")).isEqualTo(5);
         });
     }
 

@@ -55,10 +55,16 @@ public final class Oracle {
             WHERE e.slug = ?1 AND v.max_usages < v.redeemed
               + (SELECT count(*) FROM cart_positions c WHERE c.voucher_id = v.id AND c.expires >= now())""";
 
+    /**
+     * A voucher is redeemed once for each pending or paid position using it (section 1). An offer of the waiting list
+     * gives nothing back (section 9): its uses are those ever made, at least its positions of any status.
+     */
     private static final String VOUCHERS_MISCOUNTED = """
             SELECT v.code FROM vouchers v JOIN events e ON e.id = v.event_id
-            WHERE e.slug = ?1 AND v.redeemed <> (SELECT count(*) FROM order_positions p JOIN orders o ON o.id = p.order_id
-              WHERE p.voucher_id = v.id AND o.status IN ('paid', 'pending'))""";
+            WHERE e.slug = ?1 AND CASE WHEN v.gives_back
+              THEN v.redeemed <> (SELECT count(*) FROM order_positions p JOIN orders o ON o.id = p.order_id
+                                  WHERE p.voucher_id = v.id AND o.status IN ('paid', 'pending'))
+              ELSE v.redeemed < (SELECT count(*) FROM order_positions p WHERE p.voucher_id = v.id) END""";
 
     private static final String BUYERS_PAST_THEIR_LIMITS = """
             WITH held AS (

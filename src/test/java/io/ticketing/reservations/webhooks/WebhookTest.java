@@ -6,6 +6,7 @@ import static io.ticketing.reservations.support.Api.checkout;
 import static io.ticketing.reservations.support.Api.newEvent;
 import static io.ticketing.reservations.support.Api.newItem;
 import static io.ticketing.reservations.support.Api.newQuota;
+import static io.ticketing.reservations.support.Api.storefront;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
@@ -112,6 +113,30 @@ class WebhookTest {
         assertThat(paid.get("data").get("version").asLong()).isEqualTo(1);
         assertThat(sql.number("SELECT count(*) FROM webhook_messages WHERE body LIKE ?1 AND delivered_at IS NOT NULL",
                 "%" + code + "%")).isEqualTo(3);
+    }
+
+    /** The shop mails the buyer its offer: the webhook carries the entry as its GET shows it, with the offer. */
+    @Test
+    void anOfferFromTheWaitingListReachesTheReceiverWithItsVoucher() throws Exception {
+        String event = newEvent("hooks-offer");
+        admin().header("If-Match", "\"0\"").body(Map.of("waiting_list", Map.of("enabled", true)))
+                .patch("/api/v1/events/{event}", event).then().statusCode(200);
+        long item = newItem(event, "Ticket", "10");
+        newQuota(event, 1, List.of(item));
+        String code = placeOrder(event, item);
+        String entry = storefront().body(Map.of("item_id", item, "email", "grace@example.com"))
+                .post("/api/v1/events/{event}/waiting_list", event).then().statusCode(201).extract().path("id");
+        admin().post("/api/v1/events/{event}/orders/{code}/cancel", event, code).then().statusCode(200);
+
+        WebhookReceiver.Attempt attempt = awaitDelivered("waiting_list.offered", entry);
+        assertThat(validSignature(attempt)).isTrue();
+        JsonNode data = JSON.readTree(attempt.body()).get("data");
+        assertThat(data.get("id").asText()).isEqualTo(entry);
+        assertThat(data.get("status").asText()).isEqualTo("offered");
+        assertThat(data.get("email").asText()).isEqualTo("grace@example.com");
+        assertThat(data.get("offer").get("voucher_code").asText()).isEqualTo(storefront()
+                .get("/api/v1/events/{event}/waiting_list/{entry}", event, entry).then().extract()
+                .path("offer.voucher_code"));
     }
 
     @Test

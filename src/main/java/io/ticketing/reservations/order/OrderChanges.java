@@ -1,0 +1,132 @@
+package io.ticketing.reservations.order;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.ticketing.reservations.concurrency.IfMatch;
+import io.ticketing.reservations.event.Event;
+import io.ticketing.reservations.inventory.FreedCapacity;
+import io.ticketing.reservations.inventory.Seat;
+import io.ticketing.reservations.inventory.Voucher;
+import io.ticketing.reservations.locking.DurableTransaction;
+import io.ticketing.reservations.order.OrderRows.Contents;
+import io.ticketing.reservations.problem.ApiException;
+import io.ticketing.reservations.problem.NotFoundException;
+import io.ticketing.reservations.problem.ValidationException;
+import io.ticketing.reservations.reservation.Claim;
+import io.ticketing.reservations.reservation.ReservationConflict;
+import io.ticketing.reservations.reservation.Reservations;
+
+/**
+ * Changing a pending or paid order (contract section 9): another seat, another item, one more position, one less, all
+ * or nothing, on the order's version. What the change gives up is freed first, in its transaction (the positions it
+ * changes or cancels leave, their counters with them); then {@link Reservations#reserveChange} locks only what it
+ * consumes more of (quotas whose usage grows net, seats it does not take back, vouchers it uses more often), counts
+ * after the locks and writes the new positions. A changed position keeps its id; a position keeps its price unless
+ * its item changes.
+ */
+@ApplicationScoped
+public class OrderChanges {
+
+    /** A position as the change leaves it: its id (null: new), what it claims, and its price (null: its item's). */
+    private record Changed(Long id, Claim claim, BigDecimal price) {
+    }
+
+    private final OrderRows rows;
+    private final Reservations reservations;
+    private final FreedCapacity freed;
+
+    OrderChanges(OrderRows rows, Reservations reservations, FreedCapacity freed) {
+        this.rows = rows;
+        this.reservations = reservations;
+        this.freed = freed;
+    }
+
+    @DurableTransaction
+    public Contents change(Event event, String code, IfMatch ifMatch, OrderChangeRequest request) {
+        Contents order = rows.lock(event.id, code).orElseThrow(() -> new NotFoundException("order", code));
+        ifMatch.check(order.order().version());
+        Order.Status status = order.order().status();
+        if (status != Order.Status.PENDING && status != Order.Status.PAID) {
+            throw new ApiException(409, "order_state", "Conflict", "Order " + code + " is " + status.value()
+                    + "; only a pending or paid order can be changed.");
+        }
+        Map<Long, Changed> kept = new LinkedHashMap<>();
+        order.positions().forEach(position -> kept.put(position.id(),
+                new Changed(position.id(), position.claim(), position.price())));
+        List<Changed> added = new ArrayList<>();
+        List<Long> touched = new ArrayList<>();
+        for (int i = 0; i < request.operations().size(); i++) {
+            OrderChangeRequest.Operation op = request.operations().get(i);
+            switch (op.kind(i)) {
+                case CHANGE_SEAT -> {
+                    Changed position = position(kept, op);
+                    Seat seat = seat(event, op.seatGuid());
+                    kept.put(position.id(), new Changed(position.id(),
+                            new Claim(position.claim().itemId(), seat.id, position.claim().voucherId()),
+                            position.price()));
+                    touched.add(position.id());
+                }
+                case CHANGE_ITEM -> {
+                    Changed position = position(kept, op);
+                    kept.put(position.id(), new Changed(position.id(),
+                            new Claim(op.itemId(), position.claim().seatId(), position.claim().voucherId()), null));
+                    touched.add(position.id());
+                }
+                case ADD -> added.add(new Changed(null, new Claim(op.itemId(),
+                        op.seatGuid() == null ? null : seat(event, op.seatGuid()).id,
+                        op.voucherCode() == null ? null : voucher(event, op.voucherCode()).id), null));
+                case CANCEL_POSITION -> {
+                    position(kept, op);
+                    kept.remove(op.positionId());
+                    touched.add(op.positionId());
+                }
+            }
+        }
+        if (kept.isEmpty() && added.isEmpty()) {
+            throw new ValidationException("operations", "would cancel every position; cancel the order instead");
+        }
+        List<Long> leaving = touched.stream().distinct().toList();
+        List<Claim> freedClaims = order.positions().stream().filter(position -> leaving.contains(position.id()))
+                .map(OrderPosition::claim).toList();
+        List<Changed> written = new ArrayList<>(
+                kept.values().stream().filter(position -> leaving.contains(position.id())).toList());
+        written.addAll(added);
+        List<OrderPosition> canceled = order.positions().stream()
+                .filter(position -> leaving.contains(position.id()) && !kept.containsKey(position.id())).toList();
+
+        rows.deletePositions(order.order().id(), leaving);
+        rows.giveBack(canceled);
+        reservations.reserveChange(event.id, order.order().buyer(),
+                written.stream().map(Changed::claim).toList(), freedClaims,
+                rows.writePositions(order.order().id(), written.stream().map(Changed::id).toList(),
+                        written.stream().map(Changed::claim).toList(),
+                        written.stream().map(Changed::price).toList()));
+        rows.redeemClaims(added.stream().map(Changed::claim).toList());
+        if (!leaving.isEmpty()) {
+            freed.of(event);
+        }
+        return rows.newVersion(event.id, order);
+    }
+
+    private static Changed position(Map<Long, Changed> kept, OrderChangeRequest.Operation op) {
+        Changed position = kept.get(op.positionId());
+        if (position == null) {
+            throw new NotFoundException("order position", op.positionId());
+        }
+        return position;
+    }
+
+    private static Seat seat(Event event, String guid) {
+        return Seat.findByGuid(event.id, guid).orElseThrow(() -> new NotFoundException("seat", guid));
+    }
+
+    private static Voucher voucher(Event event, String code) {
+        return Voucher.findByCode(event.id, code).orElseThrow(() -> ReservationConflict.voucherUnknown(code));
+    }
+}

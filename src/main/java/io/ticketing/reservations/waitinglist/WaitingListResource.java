@@ -1,0 +1,108 @@
+package io.ticketing.reservations.waitinglist;
+
+import java.net.URI;
+
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Request;
+import jakarta.ws.rs.core.Response;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import io.ticketing.reservations.auth.Roles;
+import io.ticketing.reservations.concurrency.IfMatch;
+import io.ticketing.reservations.event.EventService;
+import io.ticketing.reservations.http.Page;
+import io.ticketing.reservations.http.PageRequest;
+import io.ticketing.reservations.http.PersonalData;
+import io.ticketing.reservations.http.QueryParams;
+import io.ticketing.reservations.idempotency.Idempotent;
+import io.ticketing.reservations.openapi.ApiDocs;
+import io.ticketing.reservations.problem.Problem;
+
+@Tag(name = "Waiting list")
+@Path("/api/v1/events/{event}/waiting_list")
+@Idempotent
+@PersonalData
+@Produces(MediaType.APPLICATION_JSON)
+public class WaitingListResource {
+
+    private final EventService events;
+    private final WaitingListService list;
+
+    WaitingListResource(EventService events, WaitingListService list) {
+        this.events = events;
+        this.list = list;
+    }
+
+    @Operation(operationId = "joinWaitingList", summary = "Wait for places of an item that cannot sell them now", description = "Capacity freed while entries wait is offered to them first, in order: highest priority, then oldest. An offer is a voucher for the entry's quantity of the item, shown in the entry and sent as the webhook `waiting_list.offered`; buy with it as with any voucher before it runs out.")
+    @APIResponseSchema(value = WaitingListView.class, responseCode = "201", responseDescription = "The entry; its id is its credential")
+    @APIResponse(responseCode = "409", description = "The list is off, the item can still sell the quantity, or this email waits for the item already.", extensions = @Extension(name = ApiDocs.CODES, value = "waiting_list_off item_available already_waiting"))
+    @POST
+    @RolesAllowed(Roles.STOREFRONT)
+    public Response join(@PathParam("event") String slug, @Valid @NotNull WaitingListRequests.Join request) {
+        WaitingListView entry = list.join(events.get(slug), request);
+        return Response.created(URI.create("/api/v1/events/" + slug + "/waiting_list/" + entry.id()))
+                .header(HttpHeaders.ETAG, IfMatch.etag(entry.version())).entity(entry).build();
+    }
+
+    @Operation(operationId = "getWaitingListEntry", summary = "Read a waiting-list entry: its position, or its offer")
+    @APIResponseSchema(value = WaitingListView.class, responseCode = "200", responseDescription = "The entry")
+    @GET
+    @Path("/{entry}")
+    @RolesAllowed(Roles.STOREFRONT)
+    public Response get(@PathParam("event") String slug, @PathParam("entry") String id) {
+        WaitingListView entry = list.get(events.get(slug), id);
+        return Response.ok(entry).header(HttpHeaders.ETAG, IfMatch.etag(entry.version())).build();
+    }
+
+    @Operation(operationId = "leaveWaitingList", summary = "Leave the waiting list, and give back an unused offer")
+    @APIResponse(responseCode = "204", description = "Left; an entry already over stays as it was")
+    @DELETE
+    @Produces({MediaType.APPLICATION_JSON, Problem.MEDIA_TYPE})
+    @Path("/{entry}")
+    @RolesAllowed(Roles.STOREFRONT)
+    public Response leave(@PathParam("event") String slug, @PathParam("entry") String id) {
+        list.cancel(events.get(slug), id);
+        return Response.noContent().build();
+    }
+
+    @Operation(operationId = "listWaitingList", summary = "List the event's waiting-list entries, oldest first")
+    @GET
+    @RolesAllowed(Roles.ADMIN)
+    public Page<WaitingListView> entries(@PathParam("event") String slug, @QueryParam("status") String status,
+            @QueryParam("item_id") String itemId, @QueryParam("limit") String limit,
+            @QueryParam("cursor") String cursor) {
+        return list.list(events.get(slug), status, QueryParams.id("item_id", itemId), PageRequest.of(limit, cursor));
+    }
+
+    @Operation(operationId = "updateWaitingListEntry", summary = "Change an entry's priority: higher is offered first")
+    @APIResponseSchema(value = WaitingListView.class, responseCode = "200", responseDescription = "The entry as changed")
+    @PATCH
+    @Path("/{entry}")
+    @RolesAllowed(Roles.ADMIN)
+    public Response update(@PathParam("event") String slug, @PathParam("entry") String id,
+            @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch, @Context Request request,
+            @Valid @NotNull WaitingListRequests.EntryChanges changes) {
+        WaitingListView entry = list.changePriority(events.get(slug), id, IfMatch.required(request, ifMatch),
+                changes);
+        return Response.ok(entry).header(HttpHeaders.ETAG, IfMatch.etag(entry.version())).build();
+    }
+}

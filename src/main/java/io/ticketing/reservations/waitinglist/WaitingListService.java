@@ -1,0 +1,126 @@
+package io.ticketing.reservations.waitinglist;
+
+import java.util.List;
+import java.util.Objects;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Transactional;
+
+import io.ticketing.reservations.auth.RandomIds;
+import io.ticketing.reservations.concurrency.IfMatch;
+import io.ticketing.reservations.event.Event;
+import io.ticketing.reservations.http.Page;
+import io.ticketing.reservations.http.PageRequest;
+import io.ticketing.reservations.inventory.FreedCapacity;
+import io.ticketing.reservations.inventory.Item;
+import io.ticketing.reservations.inventory.QuotaCounter;
+import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
+import io.ticketing.reservations.problem.NotFoundException;
+import io.ticketing.reservations.problem.ValidationException;
+
+/**
+ * The waiting list (contract section 9): buyers join the list of an item that cannot sell what they want; what frees
+ * up is offered to them in order ({@link Offers}). Joining, leaving and reading take no inventory lock: a waiting
+ * entry makes nothing scarcer that was sold or held, and an offer, which does, is made under the locks.
+ */
+@ApplicationScoped
+public class WaitingListService {
+
+    private final WaitingListRows rows;
+    private final WaitingListViews views;
+    private final QuotaCounter counter;
+    private final FreedCapacity freed;
+
+    WaitingListService(WaitingListRows rows, WaitingListViews views, QuotaCounter counter, FreedCapacity freed) {
+        this.rows = rows;
+        this.views = views;
+        this.counter = counter;
+        this.freed = freed;
+    }
+
+    /**
+     * A new waiting entry, if the list is on (else 409 {@code waiting_list_off}), the item cannot sell the quantity
+     * now to anyone it is not offered to (else 409 {@code item_available}), and no entry of this email waits for
+     * the item or holds its offer (else 409 {@code already_waiting}, also from the unique index when two race).
+     */
+    @Transactional
+    public WaitingListView join(Event event, WaitingListRequests.Join request) {
+        if (!event.waitingListEnabled) {
+            throw WaitingListConflict.off(event);
+        }
+        Item item = Item.findInEvent(event.id, request.itemId())
+                .orElseThrow(() -> new NotFoundException("item", request.itemId()));
+        int wanted = request.places();
+        Integer left = leftForSale(item);
+        if (left == null || left >= wanted) {
+            throw WaitingListConflict.itemAvailable(item, left);
+        }
+        return views.of(rows.insert(RandomIds.next(), event.id, item.id, wanted, request.email().strip(),
+                request.buyer()));
+    }
+
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public WaitingListView get(Event event, String id) {
+        return views.of(entry(event, id));
+    }
+
+    /**
+     * Leaves the list: a waiting entry is canceled, an offered one too, and its offer stops blocking at once. What
+     * that frees goes to the next entries. An entry already over (redeemed, expired, canceled) stays as it is.
+     */
+    @Transactional
+    public void cancel(Event event, String id) {
+        WaitingListRows.Entry entry = rows.lock(event.id, id).orElseThrow(() -> new NotFoundException("entry", id));
+        if (entry.status() == WaitingListRows.Status.WAITING || entry.status() == WaitingListRows.Status.OFFERED) {
+            rows.cancel(id);
+            freed.of(event);
+        }
+    }
+
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public Page<WaitingListView> list(Event event, String status, Long itemId, PageRequest page) {
+        WaitingListRows.Status wanted = null;
+        if (status != null) {
+            try {
+                wanted = WaitingListRows.Status.of(status);
+            } catch (IllegalArgumentException e) {
+                throw new ValidationException("status", "must be one of waiting, offered, redeemed, expired, canceled");
+            }
+        }
+        return Page.of(rows.list(event.id, wanted, itemId, page.afterAscending(), page.fetchSize()), page,
+                WaitingListRows.Entry::seq).map(views::of);
+    }
+
+    /** An admin moves an entry in its item's queue; a head that moved may fit what is free, so offers run again. */
+    @Transactional
+    public WaitingListView changePriority(Event event, String id, IfMatch ifMatch,
+            WaitingListRequests.EntryChanges changes) {
+        WaitingListRows.Entry entry = rows.lock(event.id, id).orElseThrow(() -> new NotFoundException("entry", id));
+        ifMatch.check(entry.version());
+        if (!Objects.equals(entry.priority(), changes.priority())) {
+            rows.setPriority(id, changes.priority());
+            freed.of(event);
+        }
+        return views.of(entry(event, id));
+    }
+
+    private WaitingListRows.Entry entry(Event event, String id) {
+        return rows.find(event.id, id).orElseThrow(() -> new NotFoundException("entry", id));
+    }
+
+    /**
+     * What the item can sell now to buyers the list offers nothing: the least its finite quotas have left for sale;
+     * null when nothing limits it; 0 when it is not on sale (inactive, or in no quota).
+     */
+    private Integer leftForSale(Item item) {
+        if (!item.active) {
+            return 0;
+        }
+        List<CountedQuota> quotas = counter.ofItems(List.of(item.id), List.of());
+        if (quotas.isEmpty()) {
+            return 0;
+        }
+        return quotas.stream().filter(CountedQuota::isFinite).map(quota -> quota.availability().leftForSale())
+                .min(Integer::compare).orElse(null);
+    }
+}
