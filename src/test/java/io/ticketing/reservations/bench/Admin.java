@@ -48,6 +48,23 @@ final class Admin {
         }
     }
 
+    /** Turns the event's waiting list on, through the API, as {@link #openWaitingRoom} does the room. */
+    void enableWaitingList(String event) throws Exception {
+        Http.Response response = http.patch("/api/v1/events/" + event, "{\"waiting_list\":{\"enabled\":true}}",
+                "\"0\"");
+        if (response.status() != 200) {
+            throw new IllegalStateException("turning the waiting list on answered " + response.status());
+        }
+    }
+
+    /** One admin connection, one request at a time: clients canceling at once take turns here. */
+    synchronized void cancel(String event, String order) throws Exception {
+        Http.Response response = http.post("/api/v1/events/" + event + "/orders/" + order + "/cancel", null);
+        if (response.status() != 200) {
+            throw new IllegalStateException("canceling " + order + " answered " + response.status());
+        }
+    }
+
     long item(String event, boolean seated) throws Exception {
         return id(post("/api/v1/events/" + event + "/items",
                 "{\"name\":\"Ticket\",\"price\":\"10.00\",\"requires_seat\":" + seated + "}"));

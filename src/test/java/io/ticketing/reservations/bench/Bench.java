@@ -30,7 +30,7 @@ public final class Bench {
     private static final int[] CONCURRENCY = Arrays.stream(System.getProperty("bench.concurrency", "1,16,64,256")
             .split(",")).mapToInt(Integer::parseInt).toArray();
     private static final List<String> SCENARIOS = List
-            .of(System.getProperty("bench.scenarios", "1,1+20000,1+100000,1/10000,2,3,4,5,6,7").split(","));
+            .of(System.getProperty("bench.scenarios", "1,1+20000,1+100000,1/10000,1~10000,2,3,4,5,6,7,8").split(","));
     /** Whether pgbench measures the ceilings beside the service ({@code bench.ceiling=false}: not, for speed). */
     private static final boolean CEILING = Boolean.parseBoolean(System.getProperty("bench.ceiling", "true"));
     /** How long every commit of the benchmark's database waits, as a synchronous replica in another zone makes it. */

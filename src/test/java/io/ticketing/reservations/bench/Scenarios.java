@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.StringJoiner;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
 /** The five scenarios of issue 5, each set up on fresh events so runs do not see each other's holds. */
@@ -34,23 +35,28 @@ final class Scenarios {
 
     /**
      * {@code 1+N} is scenario 1 on a quota that already has N live holds and N sold positions; {@code 1/N} is
-     * scenario 1 in a database that also holds N quotas of other events.
+     * scenario 1 in a database that also holds N quotas of other events; {@code 1~N} is scenario 1 with N entries
+     * waiting on the hot quota.
      */
     static Prepared prepare(String scenario, Admin admin, List<Load.Client> buyers, Connection sql) throws Exception {
         return switch (scenario) {
-            case "1" -> hotQuota(admin, buyers, sql, 0, 0);
+            case "1" -> hotQuota(admin, buyers, sql, 0, 0, 0);
             case "2" -> purchase(admin);
             case "3" -> seats(admin, 0);
             case "4" -> spread(admin, buyers);
             case "5" -> seats(admin, 10);
             case "6" -> bestAvailable(admin);
             case "7" -> waitingRoom(admin, buyers, sql);
+            case "8" -> offers(admin, sql);
             default -> {
                 if (scenario.startsWith("1+")) {
-                    yield hotQuota(admin, buyers, sql, Integer.parseInt(scenario.substring(2)), 0);
+                    yield hotQuota(admin, buyers, sql, Integer.parseInt(scenario.substring(2)), 0, 0);
                 }
                 if (scenario.startsWith("1/")) {
-                    yield hotQuota(admin, buyers, sql, 0, Integer.parseInt(scenario.substring(2)));
+                    yield hotQuota(admin, buyers, sql, 0, Integer.parseInt(scenario.substring(2)), 0);
+                }
+                if (scenario.startsWith("1~")) {
+                    yield hotQuota(admin, buyers, sql, 0, 0, Integer.parseInt(scenario.substring(2)));
                 }
                 throw new IllegalArgumentException("no scenario " + scenario);
             }
@@ -60,20 +66,23 @@ final class Scenarios {
     /**
      * (1) Each buyer adds one ticket to one of its carts (a cart holds a few tickets, as a real one does), after
      * {@code sold} holds and {@code sold} order positions were written on the quota, in a database with at least
-     * {@code otherQuotas} quotas of other events.
+     * {@code otherQuotas} quotas of other events, with {@code waiting} entries on the quota's waiting list.
      */
     private static Prepared hotQuota(Admin admin, List<Load.Client> buyers, Connection sql, int sold,
-            int otherQuotas) throws Exception {
+            int otherQuotas, int waiting) throws Exception {
         String[] event = admin.event();
         long item = admin.item(event[0], false);
-        admin.quota(event[0], item, HOT_QUOTA);
+        long quota = admin.quota(event[0], item, HOT_QUOTA);
         sellBeforehand(sql, Long.parseLong(event[1]), item, sold);
         catalogOf(sql, otherQuotas);
+        waitBeforehand(sql, Long.parseLong(event[1]), quota, waiting);
         List<List<String>> carts = carts(buyers, i -> event[0]);
         String body = "{\"positions\":[{\"item_id\":" + item + "}]}";
         String name = "1 add one ticket, one hot quota";
         if (sold > 0) {
             name = String.format("1 after %,d held + %,d sold", sold, sold);
+        } else if (waiting > 0) {
+            name = String.format("1 with %,d waiting", waiting);
         } else if (otherQuotas > 0) {
             name = String.format("1 among %,d other quotas", otherQuotas);
         }
@@ -81,7 +90,86 @@ final class Scenarios {
             List<String> mine = carts.get(index);
             String cart = mine.get(client.random.nextInt(mine.size()));
             return client.accepted(client.post("/api/v1/events/" + event[0] + "/carts/" + cart + "/positions", body));
-        }, 1, sold == 0 && otherQuotas == 0);
+        }, 1, sold == 0 && otherQuotas == 0 && waiting == 0);
+    }
+
+    /**
+     * {@code count} entries waiting for one place each of an item in the quota that is not on sale (inactive): they
+     * are counted in every sale of the quota, and no offer run offers them anything. Written in SQL: it is set-up.
+     */
+    private static void waitBeforehand(Connection sql, long event, long quota, int count) throws Exception {
+        if (count == 0) {
+            return;
+        }
+        try (Statement statement = sql.createStatement()) {
+            statement.execute(String.format("""
+                    WITH waited AS (INSERT INTO items (event_id, name, price, active)
+                                    VALUES (%1$d, 'Waited for', 10, false) RETURNING id),
+                    member AS (INSERT INTO quota_items (quota_id, item_id) SELECT %2$d, id FROM waited)
+                    INSERT INTO waiting_list_entries (id, event_id, item_id, quantity, email)
+                    SELECT 'bench-wait-' || lpad(g::text, 12, '0') || '-' || %1$d, %1$d, waited.id, 1,
+                      'fan' || g || '@example.com'
+                    FROM waited CROSS JOIN generate_series(1, %3$d) g""", event, quota, count));
+            statement.execute("ANALYZE waiting_list_entries, item_waiting");
+        }
+    }
+
+    /**
+     * (8) A cancel reaching the waiting list: an item sold out to pending orders, as many entries waiting for it;
+     * each operation cancels the next order, then reads the next entry until it carries its offer. Its latency is
+     * the cancel's answer plus the offer's way through the task queue on any replica.
+     */
+    private static Prepared offers(Admin admin, Connection sql) throws Exception {
+        int sold = 5_000;
+        String[] event = admin.event();
+        long eventId = Long.parseLong(event[1]);
+        admin.enableWaitingList(event[0]);
+        long item = admin.item(event[0], false);
+        admin.quota(event[0], item, sold);
+        List<String> orders = new ArrayList<>();
+        List<String> entries = new ArrayList<>();
+        try (Statement statement = sql.createStatement()) {
+            statement.execute(String.format("""
+                    WITH placed AS (
+                      INSERT INTO orders (event_id, code, email, status, expires)
+                      SELECT %1$d, 'bench-order-' || lpad(g::text, 12, '0') || '-' || %1$d, 'buyer@example.com',
+                        'pending', now() + interval '14 days'
+                      FROM generate_series(1, %3$d) g RETURNING id)
+                    INSERT INTO order_positions (order_id, item_id, price) SELECT id, %2$d, 10 FROM placed""",
+                    eventId, item, sold));
+            statement.execute(String.format("""
+                    INSERT INTO waiting_list_entries (id, event_id, item_id, quantity, email)
+                    SELECT 'bench-entry-' || lpad(g::text, 12, '0') || '-' || %1$d, %1$d, %2$d, 1,
+                      'fan' || g || '@example.com'
+                    FROM generate_series(1, %3$d) g ORDER BY g""", eventId, item, sold));
+            try (var rows = statement.executeQuery(
+                    "SELECT code FROM orders WHERE event_id = " + eventId + " ORDER BY id")) {
+                while (rows.next()) {
+                    orders.add(rows.getString(1));
+                }
+            }
+            try (var rows = statement.executeQuery(
+                    "SELECT id FROM waiting_list_entries WHERE event_id = " + eventId + " ORDER BY seq")) {
+                while (rows.next()) {
+                    entries.add(rows.getString(1));
+                }
+            }
+            statement.execute("ANALYZE orders, order_positions, waiting_list_entries, item_waiting");
+        }
+        AtomicInteger next = new AtomicInteger();
+        String list = "/api/v1/events/" + event[0] + "/waiting_list/";
+        return new Prepared("8 cancel, until the next entry's offer", (client, index) -> {
+            int mine = next.getAndIncrement();
+            admin.cancel(event[0], orders.get(mine));
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (System.nanoTime() < deadline) {
+                if (client.get(list + entries.get(mine)).body().contains("\"status\":\"offered\"")) {
+                    return true;
+                }
+                Thread.sleep(2); // a client polling its entry: the offer is made elsewhere, by a task worker
+            }
+            return false;
+        }, 2, false);
     }
 
     /**

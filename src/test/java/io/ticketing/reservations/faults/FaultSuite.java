@@ -1,5 +1,6 @@
 package io.ticketing.reservations.faults;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -32,7 +33,8 @@ import io.ticketing.reservations.locking.LockTarget;
  * The fault suite (docs/operations.md, "Under faults"): two replicas of the packaged service on one PostgreSQL, storefronts
  * buying with idempotency keys, and one fault at a time: (a) kill -9 of a replica, (b) PostgreSQL restarted fast
  * and immediate, (c) the same through PgBouncer in transaction mode, (d) an event lock held 10 s from outside,
- * (e) 300 clients, (f) SIGTERM during 32 checkouts. After each, the invariants are checked in SQL, and a table
+ * (e) 300 clients, (f) SIGTERM during 32 checkouts, (g) the waiting room across a restart, (h) one waiting list
+ * swept by two replicas while its item's orders are canceled. After each, the invariants are checked in SQL, and a table
  * row says what the clients saw. Minutes long; never part of the test suite.
  */
 public final class FaultSuite {
@@ -53,7 +55,7 @@ public final class FaultSuite {
 
     public static void main(String[] args) throws Exception {
         DriverManager.registerDriver(new org.postgresql.Driver());
-        List<String> faults = List.of(System.getProperty("faults", "a,b,c,d,e,f,g").split(","));
+        List<String> faults = List.of(System.getProperty("faults", "a,b,c,d,e,f,g,h").split(","));
         List<String> rows = new ArrayList<>();
         String header = "| fault | requests by status | invariants | p99 / slowest unaffected | longest to resolve "
                 + "| verdict |";
@@ -93,6 +95,7 @@ public final class FaultSuite {
             case "e" -> manyClients();
             case "f" -> rollingRestart();
             case "g" -> waitingRoomAcrossRestart();
+            case "h" -> waitingListOnTwoReplicas();
             default -> throw new IllegalArgumentException("no fault " + fault);
         };
     }
@@ -354,6 +357,100 @@ public final class FaultSuite {
                 + " the lowest places first: %s; smallest gap %.0f ms | first admission %.0f ms after the opening"
                 + " | - | %s |", kept, admittedAt.size(), openSeconds, expected + 1, lowestFirst, smallestGap * 1000,
                 admittedAt.get(0) * 1000, ok ? "pass" : "FAIL");
+    }
+
+    /**
+     * (h) Forty tickets sold, forty buyers on the item's waiting list; the forty orders are canceled through both
+     * replicas, four at a time, while both replicas' workers and sweeps make offers. Every entry must be offered
+     * exactly once, in the list's order, and the quota never hold more than its size.
+     */
+    private String waitingListOnTwoReplicas() throws Exception {
+        List<Service> replicas = replicas(Map.of(), Map.of());
+        Service first = replicas.get(0);
+        String slug = "list-" + System.nanoTime();
+        long eventId = id(admin(first, "/api/v1/events",
+                "{\"slug\":\"" + slug + "\",\"name\":\"List\",\"currency\":\"EUR\"}"));
+        send(first, "PATCH", "/api/v1/events/" + slug, "{\"waiting_list\":{\"enabled\":true}}", Service.ADMIN, 200);
+        long item = id(admin(first, "/api/v1/events/" + slug + "/items", "{\"name\":\"Ticket\",\"price\":\"10.00\"}"));
+        admin(first, "/api/v1/events/" + slug + "/quotas", "{\"name\":\"Hall\",\"size\":40,\"items\":[" + item + "]}");
+        List<String> orders = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            String cart = cartId(send(first, "POST", "/api/v1/events/" + slug + "/carts", null, Service.STOREFRONT,
+                    201));
+            send(first, "POST", "/api/v1/events/" + slug + "/carts/" + cart + "/positions",
+                    "{\"positions\":[{\"item_id\":" + item + "}]}", Service.STOREFRONT, 201);
+            orders.add(first(Pattern.compile("\"code\":\"([^\"]+)\""), send(first, "POST", "/api/v1/events/" + slug
+                    + "/orders", "{\"cart_id\":\"" + cart + "\",\"email\":\"b@example.com\"}", Service.STOREFRONT,
+                    201)));
+        }
+        for (int i = 0; i < 40; i++) {
+            send(replicas.get(i % 2), "POST", "/api/v1/events/" + slug + "/waiting_list", "{\"item_id\":" + item
+                    + ",\"email\":\"fan" + i + "@example.com\"}", Service.STOREFRONT, 201);
+        }
+        long started = System.nanoTime();
+        ExecutorService cancels = Executors.newFixedThreadPool(4);
+        for (int i = 0; i < orders.size(); i++) {
+            Service replica = replicas.get(i % 2);
+            String code = orders.get(i);
+            cancels.submit(() -> send(replica, "POST", "/api/v1/events/" + slug + "/orders/" + code + "/cancel", null,
+                    Service.ADMIN, 200));
+        }
+        cancels.shutdown();
+        cancels.awaitTermination(60, TimeUnit.SECONDS);
+        long offered = 0;
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        try (Connection sql = DriverManager.getConnection(database.url(), database.username(), database.password());
+                Statement statement = sql.createStatement()) {
+            while (offered < 40 && System.nanoTime() < deadline) {
+                Thread.sleep(200); // polling the database, as the storefront polls its entries
+                var rows = statement.executeQuery("SELECT count(*) FROM waiting_list_entries WHERE event_id = "
+                        + eventId + " AND status = 'offered'");
+                rows.next();
+                offered = rows.getLong(1);
+            }
+            double seconds = (System.nanoTime() - started) / 1e9;
+            var rows = statement.executeQuery("""
+                    SELECT (SELECT count(*) FROM vouchers WHERE event_id = %1$d AND NOT gives_back),
+                           (SELECT count(DISTINCT voucher_id) FROM waiting_list_entries WHERE event_id = %1$d),
+                           (SELECT bool_and(in_order) FROM (
+                              SELECT voucher_id > coalesce(lag(voucher_id) OVER (ORDER BY seq), 0) AS in_order
+                              FROM waiting_list_entries WHERE event_id = %1$d) ordered)""".formatted(eventId));
+            rows.next();
+            long vouchers = rows.getLong(1);
+            long distinct = rows.getLong(2);
+            boolean inOrder = rows.getBoolean(3);
+            String invariants = Invariants.check(database, eventId, List.of());
+            boolean ok = offered == 40 && vouchers == 40 && distinct == 40 && inOrder && invariants.equals("all hold");
+            return String.format("| (h) waiting list of 40 swept by two replicas while its 40 orders are canceled"
+                    + " through both | %d of 40 entries offered, %d offer vouchers for %d entries, in list order: %s"
+                    + " | %s | all offered %.1f s after the first cancel | - | %s |", offered, vouchers, distinct,
+                    inOrder, invariants, seconds, ok ? "pass" : "FAIL");
+        }
+    }
+
+    /** A request with a body (or none) and a token, which must answer {@code expected}; returns the body. */
+    private String send(Service replica, String method, String path, String json, String token, int expected) {
+        try {
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(replica.base + path))
+                    .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                    .method(method, json == null
+                            ? HttpRequest.BodyPublishers.noBody()
+                            : HttpRequest.BodyPublishers.ofString(json));
+            if (method.equals("PATCH")) {
+                request.header("If-Match", "\"0\"");
+            }
+            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != expected) {
+                throw new IllegalStateException(method + " " + path + " answered " + response.statusCode() + ": "
+                        + response.body());
+            }
+            return response.body();
+        } catch (IOException e) {
+            throw new IllegalStateException(method + " " + path + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private String row(String fault, Shoppers shoppers, Sale sale, String timing, boolean clientsOk)
