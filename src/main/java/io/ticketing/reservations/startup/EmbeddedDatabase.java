@@ -55,8 +55,8 @@ public final class EmbeddedDatabase implements AutoCloseable {
                         .setServerConfig("synchronous_commit", "off")
                         .setServerConfig("full_page_writes", "off");
             } else {
-                // zonky turns it off by default; then a crash loses commits the service already answered for.
-                builder.setServerConfig("synchronous_commit", "on");
+                // zonky turns both off by default; then a crash loses commits the service already answered for.
+                builder.setServerConfig("fsync", "on").setServerConfig("synchronous_commit", "on");
             }
             return new EmbeddedDatabase(builder.start());
         } catch (IOException e) {
