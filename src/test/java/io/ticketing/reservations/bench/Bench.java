@@ -1,5 +1,7 @@
 package io.ticketing.reservations.bench;
 
+import static io.ticketing.reservations.support.LocalResources.deleteRecursively;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -82,6 +84,8 @@ public final class Bench {
         String user = System.getenv().getOrDefault("BENCH_JDBC_USER", "postgres");
         String password = System.getenv().getOrDefault("BENCH_JDBC_PASSWORD", "");
         if (url == null) {
+            // A run killed midway leaves its data behind, on which initdb refuses to start.
+            deleteRecursively(Path.of("target", "bench-postgres", "data"));
             // Delayed commits need flushed ones (fsync on), which a database started without cannot turn on later.
             embedded = COMMIT_DELAY_MS > 0
                     ? EmbeddedDatabase.throwawayFlushingCommits(Path.of("target", "bench-postgres"))
