@@ -49,19 +49,6 @@ public class OrderRows {
             + POSITION_COLUMNS + """
                     )
                     SELECT sold.*, placed.code FROM sold JOIN placed ON placed.id = sold.order_id""";
-    /**
-     * {@link #PLACE_EACH} for one checkout, which is how most run (alone, or a batch of one): a join of an
-     * {@code unnest} is planned once per connection, generically, often as a scan of every hold in
-     * {@code cart_positions}; the cart's own holds are an index lookup.
-     */
-    private static final String PLACE_ONE = """
-            WITH placed AS (
-              INSERT INTO orders (event_id, code, email, status, expires, created_at, buyer)
-              VALUES (:event, :code, :email, 'pending', :expires, :created, :buyer) RETURNING id)
-            INSERT INTO order_positions (order_id, item_id, seat_id, voucher_id, price)
-            SELECT placed.id, c.item_id, c.seat_id, c.voucher_id, c.price
-            FROM placed CROSS JOIN cart_positions c WHERE c.cart_id = :cart ORDER BY c.item_id, c.id
-            RETURNING\s""" + POSITION_COLUMNS;
     /** The carts' holds in one statement: the hold counters' rows in one ordered pass. */
     private static final String DELETE_CART_POSITIONS = "DELETE FROM cart_positions WHERE cart_id = ANY(:carts)";
     private static final String DELETE_CARTS = "DELETE FROM carts WHERE id = ANY(:carts)";
@@ -145,17 +132,7 @@ public class OrderRows {
 
     /** The cart's positions become the order's; the cart is gone. One round trip. */
     Contents place(long eventId, String code, String email, Instant expires, Instant created, Cart cart) {
-        String[] carts = {cart.id()};
-        Jdbc.RoundTrip writes = jdbc.roundTrip();
-        Jdbc.Rows<OrderPosition> sold = writes.add(jdbc.statement(PLACE_ONE).set("event", eventId).set("code", code)
-                .set("email", email).set("buyer", cart.buyer()).set("cart", cart.id()).set("expires", expires)
-                .set("created", created).reading(OrderRows::position));
-        writes.add(jdbc.statement(DELETE_CART_POSITIONS).set("carts", carts));
-        writes.add(jdbc.statement(DELETE_CARTS).set("carts", carts));
-        writes.send();
-        List<OrderPosition> positions = sold.all().stream().sorted(Comparator.comparing(OrderPosition::id)).toList();
-        return new Contents(new Order(positions.get(0).orderId(), eventId, code, email, Order.Status.PENDING, expires,
-                created, 0, cart.buyer()), positions);
+        return placeEach(eventId, List.of(new NewOrder(code, email, cart)), expires, created).get(0);
     }
 
     /** An order to place from a locked cart. */
