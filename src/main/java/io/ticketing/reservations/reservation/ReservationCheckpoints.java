@@ -14,8 +14,8 @@ public interface ReservationCheckpoints {
     void beforeLocks(long eventId, int requests);
 
     /**
-     * Locked, counted and found to fit; what the flow sent with the locks is written but not committed (in a batch
-     * of {@code requests}, decided and not yet written).
+     * Locked, counted and decided: found to fit, with what the flow sent with the locks written but not committed, or
+     * refused, not yet rolled back (in a batch of {@code requests}, decided and not yet written).
      */
     void afterChecks(long eventId, int requests);
 

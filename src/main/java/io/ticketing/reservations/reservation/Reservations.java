@@ -259,17 +259,23 @@ public class Reservations {
                     requireLocked(ReservationChecks.objectsToLock(claims, freed, vouchers, quotas.all(), now),
                             locked);
                 }
-                ReservationChecks.checkQuotas(claims, itemsById, vouchers, quotas.all(), now, locked);
-                if (takenSeats != null) {
-                    takenSeats.first().ifPresent(taken -> {
-                        throw ReservationConflict.seatUnavailable(seats.get(taken));
-                    });
-                }
-                if (usesLeft != null) {
-                    ReservationChecks.checkVouchers(voucherUses, vouchers, usesLeft.all());
-                }
-                if (held != null) {
-                    ReservationChecks.checkBuyerLimits(claims, itemsById, held.all());
+                try {
+                    ReservationChecks.checkQuotas(claims, itemsById, vouchers, quotas.all(), now, locked);
+                    if (takenSeats != null) {
+                        takenSeats.first().ifPresent(taken -> {
+                            throw ReservationConflict.seatUnavailable(seats.get(taken));
+                        });
+                    }
+                    if (usesLeft != null) {
+                        ReservationChecks.checkVouchers(voucherUses, vouchers, usesLeft.all());
+                    }
+                    if (held != null) {
+                        ReservationChecks.checkBuyerLimits(claims, itemsById, held.all());
+                    }
+                } catch (ReservationConflict refused) {
+                    // Decided too: a race holds a refusal as it holds a success, or waits for a racer already gone.
+                    checkpoints.afterChecks(eventId, 1);
+                    throw refused;
                 }
                 checkpoints.afterChecks(eventId, 1);
                 return written == null ? List.of() : written.all();
