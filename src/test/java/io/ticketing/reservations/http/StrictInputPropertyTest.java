@@ -51,8 +51,8 @@ class StrictInputPropertyTest {
 
     /** Escapes every non-ASCII character, so that a lone surrogate reaches the service as written, not as '?'. */
     private static final ObjectMapper JSON = JsonMapper.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
-    private static final int BODIES_PER_OPERATION = 40;
-    private static final int PATHS_PER_OPERATION = 15;
+    private static final int BODIES_PER_OPERATION = 20;
+    private static final int PATHS_PER_OPERATION = 8;
     private static final String TABLES = "SELECT (SELECT count(*) FROM events) + (SELECT count(*) FROM items)"
             + " + (SELECT count(*) FROM quotas) + (SELECT count(*) FROM quota_items) + (SELECT count(*) FROM seats)"
             + " + (SELECT count(*) FROM vouchers) + (SELECT count(*) FROM carts)"

@@ -57,6 +57,7 @@ class LockedEventTest {
     private static final Duration PROMPT = Duration.ofSeconds(1);
     private static final int WRITERS = 12;
     private static final int THREADS = 64;
+    private static final Duration MAX_THREAD_WAIT = Duration.ofMillis(500);
 
     @Inject
     ClaimBatches batches;
@@ -77,7 +78,8 @@ class LockedEventTest {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("quarkus.datasource.jdbc.max-size", "3", "quarkus.thread-pool.max-threads", "" + THREADS,
-                    "lock.writers-per-event", "2", "lock.requests-per-event", "48", "lock.timeout", "3s");
+                    "lock.writers-per-event", "2", "lock.requests-per-event", "48", "lock.timeout", "3s",
+                    "http.max-thread-wait", MAX_THREAD_WAIT.toMillis() + "ms");
         }
     }
 
@@ -150,6 +152,7 @@ class LockedEventTest {
         String event = newEvent("overload");
         BusyThreadsResource.release = new CountDownLatch(1);
         BusyThreadsResource.started = new CountDownLatch(THREADS);
+        QueuedRequests.ready = new CountDownLatch(1);
         ExecutorService clients = Executors.newFixedThreadPool(THREADS + 1);
         try {
             List<Future<Response>> busy = new ArrayList<>();
@@ -159,9 +162,13 @@ class LockedEventTest {
             assertThat(BusyThreadsResource.started.await(10, TimeUnit.SECONDS)).as("every request thread busy")
                     .isTrue();
             CompletableFuture<Timed> queued = CompletableFuture.supplyAsync(
-                    () -> Timed.of(() -> admin().get("/api/v1/events/{event}", event)), clients);
+                    () -> Timed
+                            .of(() -> admin().header(QueuedRequests.HEADER, "1").get("/api/v1/events/{event}", event)),
+                    clients);
+            assertThat(QueuedRequests.ready.await(10, TimeUnit.SECONDS)).as("the request waiting for a thread")
+                    .isTrue();
             // What is bounded is the queued request's wait, so time must pass: past the bound, a thread frees up.
-            Thread.sleep(700);
+            Thread.sleep(MAX_THREAD_WAIT.plusMillis(200).toMillis());
             assertThat(queued).as("a request waiting for a request thread").isNotCompleted();
             BusyThreadsResource.release.countDown();
             Timed answer = queued.get(10, TimeUnit.SECONDS);

@@ -226,7 +226,7 @@ abstract class Races {
 
     @Test
     void aSeatBlockedWhileThirtyBuyersRaceForItIsEitherBlockedOrHeldNeverBoth() {
-        for (int round = 0; round < 5; round++) {
+        for (int round = 0; round < rounds(); round++) {
             String event = newEvent("race-block-seat");
             long item = newSeatedItem(event, "Seat", "50");
             newQuota(event, 100, List.of(item));
@@ -254,7 +254,7 @@ abstract class Races {
 
     @Test
     void raisingABlockingVouchersUsesWhileBuyersRaceNeverOversells() {
-        for (int round = 0; round < 5; round++) {
+        for (int round = 0; round < rounds(); round++) {
             String event = newEvent("race-raise-voucher");
             long item = newItem(event, "Ticket", "10");
             newQuota(event, 10, List.of(item));
@@ -542,6 +542,11 @@ abstract class Races {
     }
 
     /** Runs the racers, held as {@link RacePauses} says; fails if the race was not decided by them. */
+    /** With the locks, who wins a race varies from round to round; without them, one round shows the oversell. */
+    int rounds() {
+        return locking() ? 3 : 1;
+    }
+
     List<Outcome> race(String event, int racers, IntFunction<Response> racer) {
         try (RacePauses.Race race = pauses.race(sql.number("SELECT id FROM events WHERE slug = ?1", event), racers)) {
             return Crowd.runRetrying(racers, racer);
