@@ -16,7 +16,11 @@ import io.ticketing.reservations.jdbc.Jdbc;
 @ApplicationScoped
 public class TaskQueue {
 
-    /** The channel a NOTIFY at enqueue wakes idle workers on; delivered only if the enqueue commits. */
+    /**
+     * The channel a NOTIFY at enqueue wakes idle workers on; delivered only if the enqueue commits. Its payload is
+     * empty for a task due now, or in how many milliseconds (by the database's clock) a task queued for later is due,
+     * so that every replica's workers look again then rather than at their next poll.
+     */
     static final String CHANNEL = "tasks";
 
     /** One round trip: the insert, and the NOTIFY that PostgreSQL delivers only if the caller commits. */
@@ -35,8 +39,9 @@ public class TaskQueue {
                           SELECT :kind, :payload, :max_attempts, :run_at
                           WHERE NOT EXISTS (SELECT 1 FROM tasks WHERE kind = :kind AND payload = :payload
                                               AND status = 'ready' AND run_at <= :run_at)
-                          RETURNING id)
-            SELECT pg_notify('%s', '') FROM task""".formatted(CHANNEL);
+                          RETURNING id, run_at)
+            SELECT pg_notify('%s', greatest(0, ceil(extract(epoch FROM run_at - now()) * 1000))::bigint::text)
+            FROM task""".formatted(CHANNEL);
 
     /**
      * One statement claims a batch. The inner SELECT picks due tasks and tasks whose lease ran out (their

@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.jboss.logging.Logger;
@@ -37,8 +39,8 @@ public class TaskWorkerPool {
     private final AtomicLong claims = new AtomicLong();
     private final Object signal = new Object();
     private long wakeUps;
-    /** When the soonest retry this pool scheduled falls due (nanoTime), so it need not wait for a poll. */
-    private long nextRetry = Long.MAX_VALUE;
+    /** When retries and tasks queued for later fall due ({@link System#nanoTime}): the waiting workers look then. */
+    private final TreeSet<Long> dueTimes = new TreeSet<>();
     private volatile boolean running;
 
     public TaskWorkerPool(String name, int workers, TaskQueue queue, Map<String, TaskHandler> handlers,
@@ -94,6 +96,7 @@ public class TaskWorkerPool {
     private void work(String worker) {
         while (running) {
             long seen = wakeUps();
+            long claimedAt = System.nanoTime();
             List<TaskQueue.Claimed> batch;
             try {
                 claims.incrementAndGet();
@@ -103,7 +106,7 @@ public class TaskWorkerPool {
                 batch = List.of();
             }
             if (batch.isEmpty()) {
-                awaitWakeUp(seen);
+                awaitWakeUp(seen, claimedAt);
                 continue;
             }
             for (int i = 0; i < batch.size(); i++) {
@@ -157,7 +160,11 @@ public class TaskWorkerPool {
                     return;
                 }
                 while (running) {
-                    if (heard(notifications, Duration.ofMillis(500))) {
+                    PGNotification[] received = notifications.getNotifications(500);
+                    if (received != null && received.length > 0) {
+                        for (PGNotification notification : received) {
+                            dueIn(notification.getParameter()).ifPresent(this::retryIn);
+                        }
                         wakeAll();
                     }
                 }
@@ -165,9 +172,22 @@ public class TaskWorkerPool {
                 if (running) {
                     LOG.warnf("%s lost its LISTEN connection (%s); tasks are found by polling every %s until it is "
                             + "back", name, e.getMessage(), pollInterval);
-                    awaitWakeUp(wakeUps());
+                    synchronized (signal) {
+                        waitFor(wakeUps, System.nanoTime() + pollInterval.toNanos());
+                    }
                 }
             }
+        }
+    }
+
+    /** When a task queued for later falls due, from a NOTIFY's payload ({@link TaskQueue#CHANNEL}). */
+    private static Optional<Duration> dueIn(String payload) {
+        try {
+            return payload == null || payload.isEmpty()
+                    ? Optional.empty()
+                    : Optional.of(Long.parseLong(payload)).filter(millis -> millis > 0).map(Duration::ofMillis);
+        } catch (NumberFormatException e) {
+            return Optional.empty();
         }
     }
 
@@ -191,32 +211,35 @@ public class TaskWorkerPool {
 
     private void retryIn(Duration delay) {
         synchronized (signal) {
-            nextRetry = Math.min(nextRetry, System.nanoTime() + delay.toNanos());
+            dueTimes.add(System.nanoTime() + delay.toNanos());
         }
     }
 
     /**
-     * Waits for a wake-up that came after {@code seen}, a retry falling due, or the poll interval; a wake-up is
-     * never lost.
+     * Waits for a wake-up that came after {@code seen}, a retry or a task queued for later falling due, or the poll
+     * interval; a wake-up is never lost. What fell due by {@code claimedAt}, the start of a claim that found nothing
+     * more, is done with; what falls due later stays for the next wait, even if another wake-up ends this one first.
      */
-    private void awaitWakeUp(long seen) {
+    private void awaitWakeUp(long seen, long claimedAt) {
         synchronized (signal) {
-            long now = System.nanoTime();
-            long deadline = Math.min(now + pollInterval.toNanos(), nextRetry);
-            if (nextRetry <= now + pollInterval.toNanos()) {
-                nextRetry = Long.MAX_VALUE;
+            dueTimes.headSet(claimedAt, true).clear();
+            long deadline = System.nanoTime() + pollInterval.toNanos();
+            waitFor(seen, dueTimes.isEmpty() ? deadline : Math.min(deadline, dueTimes.first()));
+        }
+    }
+
+    /** Holding {@link #signal}: waits for a wake-up that came after {@code seen}, or for {@code deadline}. */
+    private void waitFor(long seen, long deadline) {
+        while (running && wakeUps == seen) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return;
             }
-            while (running && wakeUps == seen) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return;
-                }
-                try {
-                    signal.wait(Math.max(1, left / 1_000_000));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
+            try {
+                signal.wait(Math.max(1, left / 1_000_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
             }
         }
     }

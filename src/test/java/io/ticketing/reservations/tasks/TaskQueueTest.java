@@ -4,6 +4,7 @@ import static io.ticketing.reservations.support.Api.newEvent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -179,6 +180,25 @@ class TaskQueueTest {
         enqueue("test.record", List.of("wake-" + UUID.randomUUID()), 1);
         assertThat(recording.done.await(2, TimeUnit.SECONDS)).as("a new task starts within a second or so").isTrue();
         System.out.printf("queue: enqueue to start after idling: %.0f ms%n", (System.nanoTime() - started) / 1e6);
+    }
+
+    /**
+     * A task queued for later (an offer's deadline) runs when it falls due, not at the next poll: the NOTIFY says when,
+     * and every pool waits for that. Without it the workers, woken at the enqueue, find nothing due and poll again
+     * only after {@code tasks.poll-interval} (5 s).
+     */
+    @Test
+    void aTaskQueuedForLaterRunsWhenItFallsDueNotAtTheNextPoll() throws InterruptedException {
+        recording.done = new CountDownLatch(1);
+        String payload = "later-" + UUID.randomUUID();
+        Duration later = Duration.ofMillis(1500);
+        long started = System.nanoTime();
+        QuarkusTransaction.requiringNew()
+                .run(() -> queue.enqueueOnce("test.record", payload, 1, Instant.now().plus(later)));
+        assertThat(recording.done.await(4, TimeUnit.SECONDS)).as("run within a few seconds of falling due").isTrue();
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        System.out.printf("queue: a task due in %d ms ran after %d ms%n", later.toMillis(), took.toMillis());
+        assertThat(took).as("not before it fell due").isGreaterThanOrEqualTo(later.minusMillis(100));
     }
 
     @Test
