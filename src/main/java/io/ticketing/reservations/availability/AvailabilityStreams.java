@@ -1,27 +1,20 @@
 package io.ticketing.reservations.availability;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.control.ActivateRequestContext;
 import jakarta.enterprise.event.Observes;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.arc.Arc;
-import io.quarkus.arc.ManagedContext;
 import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.operators.multi.processors.BroadcastProcessor;
 import io.ticketing.reservations.event.Event;
@@ -60,21 +53,9 @@ public class AvailabilityStreams {
     private final Map<Long, Hub> hubs = new ConcurrentHashMap<>();
     private volatile boolean closing;
     private final StorefrontAvailability availability;
-    private final Duration interval;
-    /**
-     * One thread of its own reads every interval, one round after another: Quarkus' scheduler looks at its triggers
-     * once a second, so an interval below that ran once a second.
-     */
-    private final ScheduledExecutorService reader = Executors.newSingleThreadScheduledExecutor(task -> {
-        Thread thread = new Thread(task, "availability-streams");
-        thread.setDaemon(true);
-        return thread;
-    });
 
-    AvailabilityStreams(StorefrontAvailability availability, MeterRegistry meters,
-            @ConfigProperty(name = "availability.stream-interval") Duration interval) {
+    AvailabilityStreams(StorefrontAvailability availability, MeterRegistry meters) {
         this.availability = availability;
-        this.interval = interval;
         Gauge.builder("availability.stream.subscribers", hubs,
                 all -> all.values().stream().mapToInt(hub -> hub.subscribers.get()).sum())
                 .description("Open availability streams on this replica").register(meters);
@@ -101,28 +82,9 @@ public class AvailabilityStreams {
         hubs.clear();
     }
 
-    void start(@Observes StartupEvent started) {
-        reader.scheduleWithFixedDelay(this::readAllInARequestContext, interval.toMillis(), interval.toMillis(),
-                TimeUnit.MILLISECONDS);
-    }
-
-    void stop(@Observes ShutdownEvent shutdown) {
-        reader.shutdownNow();
-    }
-
-    private void readAllInARequestContext() {
-        ManagedContext requestContext = Arc.container().requestContext();
-        requestContext.activate();
-        try {
-            readAll();
-        } catch (RuntimeException e) {
-            LOG.warnf(e, "reading the streamed events' availability failed; the next round retries");
-        } finally {
-            requestContext.terminate();
-        }
-    }
-
-    private void readAll() {
+    @Scheduled(identity = "availability-streams", every = "${availability.stream-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @ActivateRequestContext
+    void readAll() {
         hubs.values().removeIf(hub -> {
             if (hub.subscribers.get() == 0) {
                 hub.readings.onComplete();
