@@ -197,6 +197,12 @@ class KubernetesManifestsTest {
         GenericKubernetesResource pooler = only(resources, GenericKubernetesResource.class, "Pooler");
         Map<?, ?> pgbouncer = (Map<?, ?>) ((Map<?, ?>) pooler.getAdditionalProperties().get("spec")).get("pgbouncer");
         assertThat(pgbouncer.get("poolMode")).isEqualTo("transaction");
+        GenericKubernetesResource cluster = only(resources, GenericKubernetesResource.class, "Cluster");
+        Map<?, ?> postgresql = (Map<?, ?>) ((Map<?, ?>) cluster.getAdditionalProperties().get("spec"))
+                .get("postgresql");
+        assertThat(((Map<?, ?>) postgresql.get("parameters")).get("jit"))
+                .as("JIT off in the server: behind the pooler a connection's own SET reaches one server connection")
+                .isEqualTo("off");
 
         Set<String> queried = new TreeSet<>();
         only(resources, PrometheusRule.class, "PrometheusRule").getSpec().getGroups()
