@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.ticketing.reservations.startup.EmbeddedDatabase;
 
@@ -37,6 +40,9 @@ public final class Bench {
     private static final boolean CEILING = Boolean.parseBoolean(System.getProperty("bench.ceiling", "true"));
     /** How long every commit of the benchmark's database waits, as a synchronous replica in another zone makes it. */
     private static final int COMMIT_DELAY_MS = Integer.getInteger("bench.commit-delay-ms", 0);
+
+    /** {@code jdbc:postgresql://host:port/} (1), the database (2), and the parameters (3). */
+    private static final Pattern DATABASE_IN_URL = Pattern.compile("(jdbc:postgresql://[^/]*/)([^?]*)(.*)");
 
     private final Service service;
     private final Admin admin;
@@ -79,11 +85,12 @@ public final class Bench {
 
     /** One whole run of the scenarios against a fresh database and a fresh service of {@code build}. */
     private static List<Cell> measure(Build build) throws Exception {
-        String url = System.getenv("BENCH_JDBC_URL");
+        String server = System.getenv("BENCH_JDBC_URL");
+        String url;
         EmbeddedDatabase embedded = null;
         String user = System.getenv().getOrDefault("BENCH_JDBC_USER", "postgres");
         String password = System.getenv().getOrDefault("BENCH_JDBC_PASSWORD", "");
-        if (url == null) {
+        if (server == null) {
             // A run killed midway leaves its data behind, on which initdb refuses to start.
             deleteRecursively(Path.of("target", "bench-postgres", "data"));
             // Delayed commits need flushed ones (fsync on), which a database started without cannot turn on later.
@@ -93,6 +100,8 @@ public final class Bench {
             url = embedded.jdbcUrl();
             user = embedded.username();
             password = embedded.password();
+        } else {
+            url = createDatabase(server, user, password);
         }
         try (Connection sql = DriverManager.getConnection(url, user, password)) {
             CommitDelay.apply(sql, COMMIT_DELAY_MS);
@@ -112,7 +121,35 @@ public final class Bench {
         } finally {
             if (embedded != null) {
                 embedded.close();
+            } else {
+                dropDatabase(server, url, user, password);
             }
+        }
+    }
+
+    /**
+     * A database of its own on the server {@code BENCH_JDBC_URL} names, for one run of one build: the builds of a
+     * comparison have different schemas, and a run's rows must not weigh on the next.
+     */
+    private static String createDatabase(String url, String user, String password) throws SQLException {
+        String name = "bench_" + ProcessHandle.current().pid() + "_" + System.nanoTime();
+        try (Connection server = DriverManager.getConnection(url, user, password);
+                Statement statement = server.createStatement()) {
+            statement.execute("CREATE DATABASE " + name);
+        }
+        Matcher database = DATABASE_IN_URL.matcher(url);
+        if (!database.matches()) {
+            throw new IllegalArgumentException("BENCH_JDBC_URL names no database: " + url);
+        }
+        return database.group(1) + name + database.group(3);
+    }
+
+    private static void dropDatabase(String serverUrl, String url, String user, String password) throws SQLException {
+        Matcher database = DATABASE_IN_URL.matcher(url);
+        database.matches();
+        try (Connection server = DriverManager.getConnection(serverUrl, user, password);
+                Statement statement = server.createStatement()) {
+            statement.execute("DROP DATABASE IF EXISTS " + database.group(2) + " WITH (FORCE)");
         }
     }
 
