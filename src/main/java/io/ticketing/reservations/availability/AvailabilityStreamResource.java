@@ -5,6 +5,7 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -19,6 +20,7 @@ import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.event.EventService;
+import io.ticketing.reservations.http.QueryParams;
 import io.ticketing.reservations.inventory.InventoryViews.EventAvailability;
 
 @Tag(name = "Inventory")
@@ -34,13 +36,13 @@ public class AvailabilityStreamResource {
         this.streams = streams;
     }
 
-    @Operation(operationId = "streamAvailability", summary = "What each active item has left, live", description = "Server-sent events: the body of `GET /availability` at once, then again within a second of any change, on any replica. A browser's EventSource cannot send headers: pass the storefront token as the `access_token` query parameter instead.")
+    @Operation(operationId = "streamAvailability", summary = "What each active item has left, live", description = "Server-sent events: the body of `GET /availability` (of one date, with `date_id`) at once, then again within a second of any change, on any replica. A browser's EventSource cannot send headers: pass the storefront token as the `access_token` query parameter instead.")
     @Parameter(name = "access_token", in = ParameterIn.QUERY, description = "The storefront token, for clients that cannot send an Authorization header (RFC 6750 section 2.3); never logged.", schema = @Schema(type = SchemaType.STRING))
     @GET
     @Blocking
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @RestStreamElementType(MediaType.APPLICATION_JSON)
-    public Multi<EventAvailability> stream(@PathParam("event") String slug) {
-        return streams.subscribe(events.get(slug));
+    public Multi<EventAvailability> stream(@PathParam("event") String slug, @QueryParam("date_id") String dateId) {
+        return streams.subscribe(events.get(slug), QueryParams.id("date_id", dateId));
     }
 }

@@ -34,23 +34,29 @@ public class AvailabilityStreams {
 
     private static final Logger LOG = Logger.getLogger(AvailabilityStreams.class);
 
-    /** The readings of one event, the last of them replayed to each new subscriber. */
+    /** The readings of one event (on one date, or of none), the last of them replayed to each new subscriber. */
     private static final class Hub {
 
         private final Event event;
+        private final Long dateId;
         private final BroadcastProcessor<EventAvailability> readings = BroadcastProcessor.create();
         private final Multi<EventAvailability> stream;
         private final AtomicInteger subscribers = new AtomicInteger();
         private volatile EventAvailability latest;
 
-        private Hub(Event event, EventAvailability first) {
+        private Hub(Event event, Long dateId, EventAvailability first) {
             this.event = event;
+            this.dateId = dateId;
             this.latest = first;
             this.stream = Multi.createBy().replaying().upTo(1).ofSeedAndMulti(List.of(first), readings);
         }
     }
 
-    private final Map<Long, Hub> hubs = new ConcurrentHashMap<>();
+    /** An event, and the date of an event with dates its subscribers asked for (null: none). */
+    private record Key(long eventId, Long dateId) {
+    }
+
+    private final Map<Key, Hub> hubs = new ConcurrentHashMap<>();
     private volatile boolean closing;
     private final StorefrontAvailability availability;
 
@@ -61,12 +67,16 @@ public class AvailabilityStreams {
                 .description("Open availability streams on this replica").register(meters);
     }
 
-    /** The event's availability now, then each change. Blocking: the first subscriber of an event reads it. */
-    public Multi<EventAvailability> subscribe(Event event) {
+    /**
+     * The event's availability (on {@code dateId}, contract section 10) now, then each change. Blocking: the first
+     * subscriber of an event reads it.
+     */
+    public Multi<EventAvailability> subscribe(Event event, Long dateId) {
         if (closing) {
-            return Multi.createFrom().item(availability.of(event));
+            return Multi.createFrom().item(availability.of(event, dateId));
         }
-        Hub hub = hubs.computeIfAbsent(event.id, id -> new Hub(event, availability.of(event)));
+        Hub hub = hubs.computeIfAbsent(new Key(event.id, dateId),
+                key -> new Hub(event, dateId, availability.of(event, dateId)));
         return hub.stream.onSubscription().invoke(() -> hub.subscribers.incrementAndGet())
                 .onTermination().invoke(() -> hub.subscribers.decrementAndGet());
     }
@@ -94,7 +104,7 @@ public class AvailabilityStreams {
         });
         for (Hub hub : hubs.values()) {
             try {
-                EventAvailability now = availability.of(hub.event);
+                EventAvailability now = availability.of(hub.event, hub.dateId);
                 if (!now.equals(hub.latest)) {
                     hub.latest = now;
                     hub.readings.onNext(now);

@@ -10,5 +10,10 @@ import io.ticketing.reservations.reservation.HeldPosition;
  * passes {@code createdAt} plus {@code reservation.max-hold}.
  */
 public record CartPosition(long id, long itemId, Long seatId, Long voucherId, BigDecimal price, Instant expires,
-        Instant createdAt) implements HeldPosition {
+        Instant createdAt, Long dateId, String passSeatGuid, Long bundledIn) implements HeldPosition {
+
+    CartPosition extendedTo(Instant deadline) {
+        return new CartPosition(id, itemId, seatId, voucherId, price, deadline, createdAt, dateId, passSeatGuid,
+                bundledIn);
+    }
 }

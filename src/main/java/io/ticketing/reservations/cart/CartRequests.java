@@ -28,15 +28,20 @@ public final class CartRequests {
     public record BestAvailable(
             @Schema(example = "2") @NotNull Long itemId,
             @Schema(example = "4") @NotNull @Min(1) @Max(100) Integer quantity,
-            @Schema(example = "Balcony", nullable = true) @Size(min = 1, max = 100) String section) {
+            @Schema(example = "Balcony", nullable = true) @Size(min = 1, max = 100) String section,
+            @Schema(nullable = true, description = "the date of an event with dates") Long dateId) {
     }
 
-    /** {@code quantity} defaults to 1 and must be 1 with a seat. */
+    /**
+     * {@code quantity} defaults to 1 and must be 1 with a seat. In an event with dates, {@code date_id} names the date
+     * (a pass for every date names none).
+     */
     public record NewPosition(
             @Schema(example = "1") @NotNull Long itemId,
             @Schema(example = "2", description = "1 if absent; must be 1 with a seat") @Min(1) @Max(10_000) Integer quantity,
             @Size(min = 1, max = 100) String seatGuid,
-            @Size(min = 1, max = 100) String voucherCode) {
+            @Size(min = 1, max = 100) String voucherCode,
+            @Schema(nullable = true, description = "the date of an event with dates; none for a pass (every_date) or in an event without dates") Long dateId) {
 
         int count() {
             return quantity == null ? 1 : quantity;

@@ -111,7 +111,8 @@ public class CartResource {
     }
 
     @Operation(operationId = "removePosition", summary = "Give one position back")
-    @APIResponse(responseCode = "204", description = "Removed")
+    @APIResponse(responseCode = "204", description = "Removed, with what it bundles")
+    @APIResponse(responseCode = "409", description = "The position came with a bundle: remove the bundle's position.", extensions = @Extension(name = ApiDocs.CODES, value = "position_bundled"))
     @DELETE
     @Produces({MediaType.APPLICATION_JSON, Problem.MEDIA_TYPE})
     @Path("/{cart}/positions/{position}")

@@ -22,7 +22,8 @@ import io.ticketing.reservations.reservation.ClaimBatches;
 public class CartRows {
 
     private static final String CART_COLUMNS = "id, event_id, created_at, expires, buyer";
-    private static final String POSITION_COLUMNS = "id, item_id, seat_id, voucher_id, price, expires, created_at";
+    private static final String POSITION_COLUMNS = "id, item_id, seat_id, voucher_id, price, expires, created_at,"
+            + " date_id, pass_seat_guid, bundled_in";
 
     /**
      * Locks the cart's row for this transaction and moves its deadline to {@code :expires} if that is later: the
@@ -35,13 +36,11 @@ public class CartRows {
     public static final String OF_CART = "SELECT " + POSITION_COLUMNS
             + " FROM cart_positions WHERE cart_id = :cart ORDER BY id";
 
-    /** New holds, with the prices their items have now, returned. Public for the benchmark. */
-    public static final String INSERT_ALL = """
-            INSERT INTO cart_positions (cart_id, item_id, seat_id, voucher_id, price, expires)
-            SELECT :cart, c.item_id, c.seat_id, c.voucher_id, i.price, :expires
-            FROM unnest(:items, :seats, :vouchers) WITH ORDINALITY AS c (item_id, seat_id, voucher_id, n)
-            JOIN items i ON i.id = c.item_id ORDER BY c.n
-            RETURNING\s""" + POSITION_COLUMNS;
+    /**
+     * New holds, with the prices their items have now (on their date, contract section 10), returned. Public for the
+     * benchmark.
+     */
+    public static final String INSERT_ALL = inserting(false, false);
 
     /** {@link #LOCK_EXTENDING} for the carts of a batch, and their positions ({@link ClaimBatches}). */
     private static final String LOCK_EXTENDING_EACH = "UPDATE carts SET expires = greatest(expires, :expires)"
@@ -52,13 +51,14 @@ public class CartRows {
     private static final String OF_CARTS = "SELECT cart_id, " + POSITION_COLUMNS
             + " FROM cart_positions WHERE cart_id = ANY(:ids) ORDER BY id";
     /** {@link #INSERT_ALL} for the carts of a batch: one statement, so the hold counters move once. */
-    private static final String INSERT_EACH = """
-            INSERT INTO cart_positions (cart_id, item_id, seat_id, voucher_id, price, expires)
-            SELECT c.cart_id, c.item_id, c.seat_id, c.voucher_id, i.price, :expires
-            FROM unnest(:carts, :items, :seats, :vouchers) WITH ORDINALITY AS c (cart_id, item_id, seat_id, voucher_id, n)
-            JOIN items i ON i.id = c.item_id ORDER BY c.n
-            RETURNING cart_id,\s"""
-            + POSITION_COLUMNS;
+    private static final String INSERT_EACH = inserting(true, false);
+    /**
+     * {@link #INSERT_ALL} and {@link #INSERT_EACH} where claims came with a bundle: each position draws its id first,
+     * so that what the bundle brought can point at it ({@code bundled_in}), in the same statement. A bundled position
+     * costs nothing of its own: its bundle's price covers it.
+     */
+    private static final String INSERT_ALL_BUNDLED = inserting(false, true);
+    private static final String INSERT_EACH_BUNDLED = inserting(true, true);
 
     private static final String INSERT = "INSERT INTO carts (id, event_id, expires, buyer)"
             + " VALUES (:id, :event, :expires, :buyer) RETURNING " + CART_COLUMNS;
@@ -82,6 +82,32 @@ public class CartRows {
 
     /** A cart with all its positions. */
     public record Contents(Cart cart, List<CartPosition> positions) {
+    }
+
+    /**
+     * The insert of new holds, for one cart or (with {@code :carts}) a batch's, in claim order; with {@code :parents}
+     * (the index of each claim's bundle position, or null) when bundles came with them.
+     */
+    private static String inserting(boolean batch, boolean bundled) {
+        String claims = "unnest(" + (batch ? ":carts, " : "") + ":items, :seats, :vouchers, :dates, :guids"
+                + (bundled ? ", :parents" : "") + ") WITH ORDINALITY AS c (" + (batch ? "cart_id, " : "")
+                + "item_id, seat_id, voucher_id, date_id, pass_seat_guid" + (bundled ? ", parent" : "") + ", n)";
+        String cart = batch ? "c.cart_id" : ":cart";
+        String price = "coalesce(dp.price, i.price)";
+        String priced = "JOIN items i ON i.id = c.item_id"
+                + " LEFT JOIN item_date_prices dp ON dp.date_id = c.date_id AND dp.item_id = c.item_id";
+        String returning = " ORDER BY c.n RETURNING " + (batch ? "cart_id, " : "") + POSITION_COLUMNS;
+        if (!bundled) {
+            return "INSERT INTO cart_positions (cart_id, item_id, seat_id, voucher_id, date_id, pass_seat_guid, price,"
+                    + " expires) SELECT " + cart + ", c.item_id, c.seat_id, c.voucher_id, c.date_id, c.pass_seat_guid, "
+                    + price + ", :expires FROM " + claims + " " + priced + returning;
+        }
+        return "WITH c AS (SELECT c.*, nextval(pg_get_serial_sequence('cart_positions', 'id')) AS id FROM " + claims
+                + ") INSERT INTO cart_positions (id, cart_id, item_id, seat_id, voucher_id, date_id, pass_seat_guid,"
+                + " bundled_in, price, expires) OVERRIDING SYSTEM VALUE SELECT c.id, " + cart
+                + ", c.item_id, c.seat_id, c.voucher_id, c.date_id, c.pass_seat_guid, p.id,"
+                + " CASE WHEN c.parent IS NULL THEN " + price + " ELSE 0 END, :expires FROM c " + priced
+                + " LEFT JOIN c p ON p.n = c.parent + 1" + returning;
     }
 
     /** A position with the cart it is in, as a batch reads and writes them. */
@@ -123,11 +149,19 @@ public class CartRows {
 
     /** Inserts one position per claim, to be sent with the locks; it returns them. */
     Jdbc.Query<CartPosition> insertAll(String cartId, List<Claim> claims, Instant expires) {
-        return jdbc.statement(INSERT_ALL).set("cart", cartId)
-                .set("items", claims.stream().map(Claim::itemId).toArray(Long[]::new))
+        boolean bundled = claims.stream().anyMatch(claim -> claim.bundledIn() != null);
+        return claimed(jdbc.statement(bundled ? INSERT_ALL_BUNDLED : INSERT_ALL), claims, bundled)
+                .set("cart", cartId).set("expires", expires).reading(CartRows::position);
+    }
+
+    /** The claims' columns of {@link #inserting}. */
+    private static Jdbc.Statement claimed(Jdbc.Statement insert, List<Claim> claims, boolean bundled) {
+        insert.set("items", claims.stream().map(Claim::itemId).toArray(Long[]::new))
                 .set("seats", claims.stream().map(Claim::seatId).toArray(Long[]::new))
-                .set("vouchers", claims.stream().map(Claim::voucherId).toArray(Long[]::new)).set("expires", expires)
-                .reading(CartRows::position);
+                .set("vouchers", claims.stream().map(Claim::voucherId).toArray(Long[]::new))
+                .set("dates", claims.stream().map(Claim::dateId).toArray(Long[]::new))
+                .set("guids", claims.stream().map(Claim::passSeatGuid).toArray(String[]::new));
+        return bundled ? insert.set("parents", claims.stream().map(Claim::bundledIn).toArray(Integer[]::new)) : insert;
     }
 
     /**
@@ -160,13 +194,14 @@ public class CartRows {
                 cart -> new Contents(cart, byCart.getOrDefault(cart.id(), List.of()))));
     }
 
-    /** {@link #insertAll} for a batch: each claim into the cart at the same index of {@code cartIds}. */
+    /**
+     * {@link #insertAll} for a batch: each claim into the cart at the same index of {@code cartIds}; a claim's
+     * {@code bundledIn} is an index into the whole list.
+     */
     List<Placed> insertEach(List<String> cartIds, List<Claim> claims, Instant expires) {
-        return jdbc.statement(INSERT_EACH).set("carts", cartIds.toArray(String[]::new))
-                .set("items", claims.stream().map(Claim::itemId).toArray(Long[]::new))
-                .set("seats", claims.stream().map(Claim::seatId).toArray(Long[]::new))
-                .set("vouchers", claims.stream().map(Claim::voucherId).toArray(Long[]::new)).set("expires", expires)
-                .list(CartRows::placed);
+        boolean bundled = claims.stream().anyMatch(claim -> claim.bundledIn() != null);
+        return claimed(jdbc.statement(bundled ? INSERT_EACH_BUNDLED : INSERT_EACH), claims, bundled)
+                .set("carts", cartIds.toArray(String[]::new)).set("expires", expires).list(CartRows::placed);
     }
 
     /** Every position of the locked cart, and the cart, get {@code expires}. */
@@ -218,12 +253,18 @@ public class CartRows {
     }
 
     private static Placed placed(ResultSet row) throws SQLException {
-        return new Placed(row.getString(1), new CartPosition(row.getLong(2), row.getLong(3), Jdbc.nullableLong(row, 4),
-                Jdbc.nullableLong(row, 5), row.getBigDecimal(6), Jdbc.instant(row, 7), Jdbc.instant(row, 8)));
+        return new Placed(row.getString(1), position(row, 1));
     }
 
     private static CartPosition position(ResultSet row) throws SQLException {
-        return new CartPosition(row.getLong(1), row.getLong(2), Jdbc.nullableLong(row, 3), Jdbc.nullableLong(row, 4),
-                row.getBigDecimal(5), Jdbc.instant(row, 6), Jdbc.instant(row, 7));
+        return position(row, 0);
+    }
+
+    /** {@link #POSITION_COLUMNS} from column {@code from} + 1 on. */
+    private static CartPosition position(ResultSet row, int from) throws SQLException {
+        return new CartPosition(row.getLong(from + 1), row.getLong(from + 2), Jdbc.nullableLong(row, from + 3),
+                Jdbc.nullableLong(row, from + 4), row.getBigDecimal(from + 5), Jdbc.instant(row, from + 6),
+                Jdbc.instant(row, from + 7), Jdbc.nullableLong(row, from + 8), row.getString(from + 9),
+                Jdbc.nullableLong(row, from + 10));
     }
 }

@@ -8,6 +8,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -100,11 +101,12 @@ public class CartService {
         List<Claim> claims = wanted.claims();
         // Three round trips: the cart locked with its new deadline, its positions for the answer, and what deciding
         // the locks needs; then the locks, the counts and the insert; then the commit. Nothing is read after it.
-        Reservations.Reservation reservation = reservations.prepare(event.id, claims, List.of(), wanted.seats(),
+        Reservations.Reservation reservation = reservations.prepare(event.id, claims, wanted.seats(),
                 wanted.vouchers());
         Contents cart = rows.lockExtending(event.id, cartId, expires, reservation::readBeforeLocks)
                 .orElseThrow(() -> new NotFoundException("cart", cartId));
-        List<CartPosition> added = reservation.reserveThen(cart.cart().buyer(), rows.insertAll(cartId, claims, expires))
+        List<CartPosition> added = reservation.reserveThen(cart.cart().buyer(),
+                written -> rows.insertAll(cartId, written, expires))
                 .stream()
                 .sorted(Comparator.comparing(CartPosition::id)).toList();
         return new Contents(cart.cart(), Stream.concat(cart.positions().stream(), added.stream()).toList());
@@ -136,11 +138,17 @@ public class CartService {
         List<ApiException> decided = together.decide(buyers, refusals);
         List<String> cartIds = new ArrayList<>();
         List<Claim> claims = new ArrayList<>();
+        Map<Integer, Integer> written = new HashMap<>();
         for (int i = 0; i < batch.size(); i++) {
             if (decided.get(i) == null) {
-                for (Claim claim : batch.get(i).wanted().claims()) {
+                List<Claim> ofRequest = together.claimsOf(i);
+                written.put(i, ofRequest.size());
+                int first = claims.size();
+                for (Claim claim : ofRequest) {
                     cartIds.add(batch.get(i).cartId());
-                    claims.add(claim);
+                    claims.add(claim.bundledIn() == null
+                            ? claim
+                            : new Claim(claim.itemId(), null, null, claim.dateId(), null, claim.bundledIn() + first));
                 }
             }
         }
@@ -158,7 +166,7 @@ public class CartService {
                 continue;
             }
             List<CartPosition> ofCart = positions.get(adding.cartId());
-            for (int n = 0; n < adding.wanted().claims().size(); n++) {
+            for (int n = 0; n < written.get(i); n++) {
                 ofCart.add(placed.next().position());
             }
             outcomes.add(ClaimBatches.Outcome.of(new Contents(carts.get(adding.cartId()).cart(), List.copyOf(ofCart))));
@@ -176,11 +184,12 @@ public class CartService {
         Contents cart = rows.lockExtending(event.id, cartId, expires, reads -> {
         }).orElseThrow(() -> new NotFoundException("cart", cartId));
         long itemId = request.itemId();
-        List<CartPosition> added = reservations.reserveChosen(event.id, cart.cart().buyer(),
-                seats.freeSeats(event, itemId, request.section()),
+        Long dateId = request.dateId();
+        List<CartPosition> added = reservations.reserveChosen(event.id, dateId, itemId, cart.cart().buyer(),
+                seats.freeSeats(event, itemId, request.section(), dateId),
                 free -> BestSeats.choose(free, request.quantity())
                         .orElseThrow(() -> ReservationConflict.noSeatsLeft(itemId, request.quantity(), free.size()))
-                        .stream().map(seat -> new Claim(itemId, seat.id(), null)).toList(),
+                        .stream().map(seat -> Claim.of(itemId, seat.id(), null, dateId)).toList(),
                 claims -> rows.insertAll(cartId, claims, expires));
         return new Contents(cart.cart(), Stream.concat(cart.positions().stream(),
                 added.stream().sorted(Comparator.comparing(CartPosition::id))).toList());
@@ -203,10 +212,7 @@ public class CartService {
         reviveStale(event, cart);
         rows.extend(cartId, expires);
         return new Contents(new Cart(cartId, event.id, cart.cart().createdAt(), expires, cart.cart().buyer()),
-                cart.positions().stream()
-                        .map(p -> new CartPosition(p.id(), p.itemId(), p.seatId(), p.voucherId(), p.price(), expires,
-                                p.createdAt()))
-                        .toList());
+                cart.positions().stream().map(p -> p.extendedTo(expires)).toList());
     }
 
     /**
@@ -221,13 +227,19 @@ public class CartService {
                 stale.stream().map(CartPosition::id).toList());
     }
 
-    /** Removing frees the capacity at once; it takes no lock. */
+    /**
+     * Removing frees the capacity at once; it takes no lock. A bundle's position goes with what it brought (by the
+     * foreign key's cascade); what a bundle brought cannot leave alone (contract section 10).
+     */
     @Transactional
     public void removePosition(Event event, String cartId, long positionId) {
-        lock(event, cartId);
-        if (!rows.deletePosition(cartId, positionId)) {
-            throw new NotFoundException("cart position", positionId);
+        Contents cart = lock(event, cartId);
+        CartPosition position = cart.positions().stream().filter(p -> p.id() == positionId).findFirst()
+                .orElseThrow(() -> new NotFoundException("cart position", positionId));
+        if (position.bundledIn() != null) {
+            throw ReservationConflict.bundled(positionId, position.bundledIn());
         }
+        rows.deletePosition(cartId, positionId);
         freed.of(event);
     }
 
@@ -245,7 +257,8 @@ public class CartService {
         return new CartView(contents.cart().id(), contents.cart().buyer(), contents.cart().expires(),
                 labels.total().toPlainString(),
                 positions.stream().map(p -> new CartView.Position(p.id(), p.itemId(), labels.seatGuid(p),
-                        labels.voucherCode(p), p.price().toPlainString(), p.expires())).toList());
+                        labels.voucherCode(p), p.price().toPlainString(), p.expires(), p.dateId(), p.bundledIn()))
+                        .toList());
     }
 
     /** The claims of a request, with the seats and vouchers they name, by id. */
@@ -258,26 +271,35 @@ public class CartService {
         return claimsFor(event, positions);
     }
 
-    /** One claim per ticket: seat guids and voucher codes become ids, quantities become copies. */
+    /**
+     * One claim per ticket: seat guids (on the position's date) and voucher codes become ids, quantities become
+     * copies. A seat guid without a date that only dated seats have is a pass's, held on every date (contract section
+     * 10): all those seats come with the claims, for the checks.
+     */
     private static Wanted claimsFor(Event event, List<CartRequests.NewPosition> positions) {
-        Map<String, Seat> seats = Seat.listByGuids(event.id,
-                positions.stream().map(CartRequests.NewPosition::seatGuid).filter(Objects::nonNull).toList())
-                .stream().collect(Collectors.toMap(seat -> seat.guid, seat -> seat));
+        List<Seat> seatsNamed = Seat.listByGuids(event.id,
+                positions.stream().map(CartRequests.NewPosition::seatGuid).filter(Objects::nonNull).toList());
         Map<String, Voucher> vouchers = Voucher.byCodes(event.id,
                 positions.stream().map(CartRequests.NewPosition::voucherCode).filter(Objects::nonNull).toList());
         List<Claim> claims = new ArrayList<>();
         for (int i = 0; i < positions.size(); i++) {
             CartRequests.NewPosition position = positions.get(i);
             Long seatId = null;
+            String passSeatGuid = null;
             if (position.seatGuid() != null) {
-                Seat seat = seats.get(position.seatGuid());
-                if (seat == null) {
+                Optional<Seat> seat = seatsNamed.stream().filter(s -> s.guid.equals(position.seatGuid())
+                        && Objects.equals(s.dateId, position.dateId())).findFirst();
+                if (seat.isPresent()) {
+                    seatId = seat.get().id;
+                } else if (position.dateId() == null
+                        && seatsNamed.stream().anyMatch(s -> s.guid.equals(position.seatGuid()))) {
+                    passSeatGuid = position.seatGuid();
+                } else {
                     throw new NotFoundException("seat", position.seatGuid());
                 }
                 if (position.count() != 1) {
                     throw new ValidationException("positions[" + i + "].quantity", "must be 1 with a seat");
                 }
-                seatId = seat.id;
             }
             Long voucherId = null;
             if (position.voucherCode() != null) {
@@ -288,11 +310,11 @@ public class CartService {
                 voucherId = voucher.id;
             }
             for (int copy = 0; copy < position.count(); copy++) {
-                claims.add(new Claim(position.itemId(), seatId, voucherId));
+                claims.add(new Claim(position.itemId(), seatId, voucherId, position.dateId(), passSeatGuid, null));
             }
         }
         return new Wanted(claims,
-                seats.values().stream().collect(Collectors.toMap(seat -> seat.id, seat -> seat, (same, again) -> same)),
+                seatsNamed.stream().collect(Collectors.toMap(seat -> seat.id, seat -> seat, (same, again) -> same)),
                 vouchers.values().stream()
                         .collect(Collectors.toMap(voucher -> voucher.id, voucher -> voucher, (same, again) -> same)));
     }

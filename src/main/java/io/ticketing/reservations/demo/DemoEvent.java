@@ -58,17 +58,17 @@ class DemoEvent {
         if (Item.count("eventId = ?1", event.id) > 0) {
             return;
         }
-        Item standing = inventory.createItem(event,
-                new InventoryRequests.NewItem("Standing", "49.00", false, true, null));
-        Item balcony = inventory.createItem(event,
-                new InventoryRequests.NewItem("Balcony seat", "89.00", true, true, null));
-        inventory.createQuota(event, new InventoryRequests.NewQuota("Floor", 100, List.of(standing.id)));
-        inventory.createQuota(event, new InventoryRequests.NewQuota("Balcony", 10, List.of(balcony.id)));
+        long standing = inventory.createItem(event,
+                new InventoryRequests.NewItem("Standing", "49.00", false, true, null, false, null, null)).id();
+        long balcony = inventory.createItem(event,
+                new InventoryRequests.NewItem("Balcony seat", "89.00", true, true, null, false, null, null)).id();
+        inventory.createQuota(event, new InventoryRequests.NewQuota("Floor", 100, List.of(standing), null));
+        inventory.createQuota(event, new InventoryRequests.NewQuota("Balcony", 10, List.of(balcony), null));
         seats.create(event, new InventoryRequests.NewSeats(IntStream.rangeClosed(1, 10)
-                .mapToObj(n -> new InventoryRequests.NewSeat("balcony-" + n, "Balcony, seat " + n, balcony.id, false,
-                        "Balcony", "A", n))
-                .toList()));
-        vouchers.create(event, new InventoryRequests.NewVoucher("FRIENDS", 5, null, null, null, null, false));
+                .mapToObj(n -> new InventoryRequests.NewSeat("balcony-" + n, "Balcony, seat " + n, balcony, false,
+                        "Balcony", "A", n, null))
+                .toList(), null));
+        vouchers.create(event, new InventoryRequests.NewVoucher("FRIENDS", 5, null, null, null, null, false, null));
         LOG.infof("created the demo event '%s' with its items, seats and voucher", SLUG);
     }
 }

@@ -2,6 +2,7 @@ package io.ticketing.reservations.inventory;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import jakarta.validation.Valid;
@@ -25,25 +26,45 @@ public final class InventoryRequests {
     static final int MAX_QUOTA_SIZE = 10_000_000;
     /** One bulk request creates at most this many seats; a larger plan is sent in parts. */
     static final int MAX_SEATS_PER_REQUEST = 10_000;
+    /** Different items one bundle brings. */
+    static final int MAX_BUNDLED = 20;
 
     private InventoryRequests() {
     }
 
+    /**
+     * An item. {@code every_date}: a pass, one position counting on every active date of an event with dates;
+     * {@code bundle}: what one position of it brings, in the same claim (contract section 10); {@code prices}: its price
+     * on dates where it differs, by date id.
+     */
     public record NewItem(
             @NotBlank @Size(max = 200) String name,
             @Schema(example = "49.90") @NotNull @Pattern(regexp = PRICE, message = PRICE_MESSAGE) String price,
             Boolean requiresSeat,
             Boolean active,
-            @Schema(nullable = true, description = "tickets of this item one buyer may hold and buy; null or absent: no limit") @Positive @Max(MAX_QUOTA_SIZE) Integer maxPerBuyer) {
+            @Schema(nullable = true, description = "tickets of this item one buyer may hold and buy; null or absent: no limit") @Positive @Max(MAX_QUOTA_SIZE) Integer maxPerBuyer,
+            @Schema(description = "a pass for every date; false if absent") Boolean everyDate,
+            @Schema(nullable = true, description = "positions of other items each position of this one brings; they need no seat") @Size(max = MAX_BUNDLED) List<@Valid @NotNull Bundled> bundle,
+            @Schema(nullable = true, description = "its price on dates where it differs, by date id", example = "{\"5\": \"12.50\"}") @Size(max = 1000) Map<Long, @NotNull @Pattern(regexp = PRICE, message = PRICE_MESSAGE) String> prices) {
     }
 
+    /** {@code count} positions of item {@code item_id} in each position of a bundle. */
+    public record Bundled(
+            @Schema(example = "3") @NotNull Long itemId,
+            @Schema(example = "1") @NotNull @Min(1) @Max(100) Integer count) {
+    }
+
+    /** A quota; {@code date_id} puts it on one date of an event with dates (none: the whole event). */
     public record NewQuota(
             @NotBlank @Size(max = 200) String name,
             @Schema(nullable = true, description = "null or absent: unlimited", example = "100") @PositiveOrZero @Max(MAX_QUOTA_SIZE) Integer size,
-            @Size(max = 1000) List<@NotNull Long> items) {
+            @Size(max = 1000) List<@NotNull Long> items,
+            @Schema(nullable = true, description = "the date it limits; absent: the whole event") Long dateId) {
     }
 
-    public record NewSeats(@NotNull @Size(min = 1, max = MAX_SEATS_PER_REQUEST) List<@Valid @NotNull NewSeat> seats) {
+    /** Seats in bulk; {@code date_id} is the date of every seat that names none. */
+    public record NewSeats(@NotNull @Size(min = 1, max = MAX_SEATS_PER_REQUEST) List<@Valid @NotNull NewSeat> seats,
+            @Schema(nullable = true, description = "the date of the seats that name none; absent: no date") Long dateId) {
     }
 
     /** {@code section}, {@code row} and {@code number} place the seat for best available: see {@code BestSeats}. */
@@ -54,7 +75,8 @@ public final class InventoryRequests {
             Boolean blocked,
             @Schema(example = "Balcony", nullable = true) @Size(min = 1, max = 100) @Pattern(regexp = ".*\\S.*", message = "must not be blank") String section,
             @Schema(example = "B", nullable = true) @Size(min = 1, max = 100) @Pattern(regexp = ".*\\S.*", message = "must not be blank") String row,
-            @Schema(example = "12", nullable = true, description = "adjacent seats have consecutive numbers in one section and row") @PositiveOrZero @Max(MAX_QUOTA_SIZE) Integer number) {
+            @Schema(example = "12", nullable = true, description = "adjacent seats have consecutive numbers in one section and row") @PositiveOrZero @Max(MAX_QUOTA_SIZE) Integer number,
+            @Schema(nullable = true, description = "the date of an event with dates it belongs to; a guid is unique within its date") Long dateId) {
     }
 
     /** A voucher; with a seat and no item it is restricted to the seat's item. */
@@ -65,7 +87,8 @@ public final class InventoryRequests {
             Long itemId,
             Long quotaId,
             @Size(min = 1, max = 100) String seatGuid,
-            Boolean blockQuota) {
+            Boolean blockQuota,
+            @Schema(nullable = true, description = "the one date it is valid on (and blocks on); absent: any") Long dateId) {
     }
 
     /** A PATCH of a quota: absent fields stay; {@code "size": null} makes the quota unlimited. */
@@ -80,7 +103,8 @@ public final class InventoryRequests {
             @Size(min = 1, max = 200) @Pattern(regexp = ".*\\S.*", message = "must not be blank") String name,
             @Pattern(regexp = PRICE, message = PRICE_MESSAGE) String price,
             Boolean active,
-            @Schema(nullable = true, description = "null: no limit; absent: unchanged") Optional<@Positive @Max(MAX_QUOTA_SIZE) Integer> maxPerBuyer) {
+            @Schema(nullable = true, description = "null: no limit; absent: unchanged") Optional<@Positive @Max(MAX_QUOTA_SIZE) Integer> maxPerBuyer,
+            @Schema(nullable = true, description = "by date id: a price sets it on that date, null removes it") @Size(max = 1000) Map<Long, @Pattern(regexp = PRICE, message = PRICE_MESSAGE) String> prices) {
     }
 
     /** A PATCH of a seat: absent fields stay. Blocking a held or sold seat is 409 {@code seat_unavailable}. */

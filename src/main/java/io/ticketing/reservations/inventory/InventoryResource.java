@@ -32,6 +32,7 @@ import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.event.EventService;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
+import io.ticketing.reservations.http.QueryParams;
 import io.ticketing.reservations.idempotency.Idempotent;
 import io.ticketing.reservations.locking.TakesLocks;
 import io.ticketing.reservations.openapi.ApiDocs;
@@ -60,9 +61,9 @@ public class InventoryResource {
     @Path("/items")
     public Response createItem(@PathParam("event") String slug, @Valid @NotNull InventoryRequests.NewItem request) {
         Event event = events.get(slug);
-        Item item = inventory.createItem(event, request);
-        return Response.created(URI.create("/api/v1/events/" + slug + "/items/" + item.id))
-                .header(HttpHeaders.ETAG, IfMatch.etag(item.version)).entity(InventoryViews.ItemView.of(item)).build();
+        InventoryViews.ItemView item = inventory.createItem(event, request);
+        return Response.created(URI.create("/api/v1/events/" + slug + "/items/" + item.id()))
+                .header(HttpHeaders.ETAG, IfMatch.etag(item.version())).entity(item).build();
     }
 
     @Operation(operationId = "listItems", summary = "List the event's items")
@@ -78,10 +79,10 @@ public class InventoryResource {
     @GET
     @Path("/items/{item}")
     public Response item(@PathParam("event") String slug, @PathParam("item") long itemId) {
-        return itemResponse(inventory.item(events.get(slug), itemId));
+        return itemResponse(inventory.itemView(inventory.item(events.get(slug), itemId)));
     }
 
-    @Operation(operationId = "updateItem", summary = "Change an item's name, price or whether it is on sale")
+    @Operation(operationId = "updateItem", summary = "Change an item's name, price, prices on dates, per-buyer limit or whether it is on sale")
     @APIResponseSchema(value = InventoryViews.ItemView.class, responseCode = "200", responseDescription = "The item as changed")
     @PATCH
     @Path("/items/{item}")
@@ -161,25 +162,25 @@ public class InventoryResource {
         return inventory.availability(events.get(slug), quotaId);
     }
 
-    @Operation(operationId = "getAvailability", summary = "What each active item has left")
+    @Operation(operationId = "getAvailability", summary = "What each active item has left (on one date, with date_id)")
     @GET
     @Path("/availability")
     @RolesAllowed(Roles.STOREFRONT)
-    public InventoryViews.EventAvailability storefrontAvailability(@PathParam("event") String slug) {
-        return storefront.of(events.get(slug));
+    public InventoryViews.EventAvailability storefrontAvailability(@PathParam("event") String slug,
+            @QueryParam("date_id") String dateId) {
+        return storefront.of(events.get(slug), QueryParams.id("date_id", dateId));
     }
 
-    @Operation(operationId = "getCatalog", summary = "Everything a ticket page shows: active items, prices and what is left")
+    @Operation(operationId = "getCatalog", summary = "Everything a ticket page shows: active items, prices and what is left (on one date, with date_id)")
     @GET
     @Path("/catalog")
     @RolesAllowed(Roles.STOREFRONT)
-    public InventoryViews.Catalog catalog(@PathParam("event") String slug) {
-        return storefront.catalog(events.get(slug));
+    public InventoryViews.Catalog catalog(@PathParam("event") String slug, @QueryParam("date_id") String dateId) {
+        return storefront.catalog(events.get(slug), QueryParams.id("date_id", dateId));
     }
 
-    private static Response itemResponse(Item item) {
-        return Response.ok(InventoryViews.ItemView.of(item)).header(HttpHeaders.ETAG, IfMatch.etag(item.version))
-                .build();
+    private static Response itemResponse(InventoryViews.ItemView item) {
+        return Response.ok(item).header(HttpHeaders.ETAG, IfMatch.etag(item.version())).build();
     }
 
     private static Response quotaResponse(Quota quota) {

@@ -2,6 +2,7 @@ package io.ticketing.reservations.inventory;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,32 +21,53 @@ class InventoryRows {
 
     /** One statement for the whole plan: a 10,000-seat venue is one round trip, not 10,000. */
     private static final String INSERT_SEATS = """
-            INSERT INTO seats (event_id, guid, name, item_id, blocked, section, seat_row, number)
-            SELECT :event, s.guid, s.name, s.item_id, s.blocked, s.section, s.seat_row, s.number
+            INSERT INTO seats (event_id, date_id, guid, name, item_id, blocked, section, seat_row, number)
+            SELECT :event, :date, s.guid, s.name, s.item_id, s.blocked, s.section, s.seat_row, s.number
             FROM unnest(:guids, :names, :items, :blocked, :sections, :rows, :numbers)
               AS s (guid, name, item_id, blocked, section, seat_row, number)""";
-    /** An item's numbered seats no one holds (in one section, or all): best available's choice, under its lock. */
+    /** The seats of one date, or of no date when {@code :date} is null. */
+    private static final String OF_DATE = "s.date_id IS NOT DISTINCT FROM CAST(:date AS bigint)";
+    /**
+     * An item's numbered seats no one holds on one date (in one section, or all): best available's choice, under its
+     * lock.
+     */
     private static final String FREE_SEATS = "SELECT s.id, s.section, s.seat_row, s.number FROM seats s"
-            + " WHERE s.event_id = :event AND s.item_id = :item AND s.number IS NOT NULL"
+            + " WHERE s.event_id = :event AND s.item_id = :item AND s.number IS NOT NULL AND " + OF_DATE
             + " AND (s.section = :section OR CAST(:section AS text) IS NULL) AND " + SeatHolds.FREE;
-    private static final String EXISTING_GUIDS = """
-            SELECT guid FROM seats WHERE event_id = :event AND guid = ANY(:guids) ORDER BY guid LIMIT 10""";
+    private static final String EXISTING_GUIDS = "SELECT s.guid FROM seats s WHERE s.event_id = :event"
+            + " AND s.guid = ANY(:guids) AND " + OF_DATE + " ORDER BY s.guid LIMIT 10";
     private static final String SEAT_COLUMNS = "s.id, s.guid, s.name, s.item_id, s.blocked, s.version, NOT "
-            + SeatHolds.UNAVAILABLE + " AS available, s.section, s.seat_row, s.number";
+            + SeatHolds.UNAVAILABLE + " AS available, s.section, s.seat_row, s.number, s.date_id";
+    /** Every seat, or those of one date ({@code :date}), when {@code :all_dates} is false. */
+    private static final String OF_DATE_OR_ALL = "(:all_dates OR " + OF_DATE + ")";
     /** A page of seats after a cursor. The availability of each seat is worked out once, then filtered on. */
     private static final String SEAT_PAGE = """
-            SELECT * FROM (SELECT %s FROM seats s WHERE s.event_id = :event AND s.id > :after) plan
-            WHERE available OR NOT :only_available ORDER BY id LIMIT :limit""".formatted(SEAT_COLUMNS);
+            SELECT * FROM (SELECT %s FROM seats s WHERE s.event_id = :event AND s.id > :after AND %s) plan
+            WHERE available OR NOT :only_available ORDER BY id LIMIT :limit""".formatted(SEAT_COLUMNS, OF_DATE_OR_ALL);
     private static final String SEAT = "SELECT " + SEAT_COLUMNS + " FROM seats s"
-            + " WHERE s.event_id = :event AND s.guid = :guid";
+            + " WHERE s.event_id = :event AND s.guid = :guid AND " + OF_DATE;
+    /** Free seats per item on one date and of no date (those of every date when there is none). */
     private static final String FREE_SEATS_BY_ITEM = "SELECT s.item_id, count(*) FROM seats s"
-            + " WHERE s.event_id = :event AND NOT " + SeatHolds.UNAVAILABLE + " GROUP BY s.item_id";
+            + " WHERE s.event_id = :event AND (s.date_id IS NULL OR s.date_id = :date OR CAST(:date AS bigint) IS NULL)"
+            + " AND NOT " + SeatHolds.UNAVAILABLE + " GROUP BY s.item_id";
 
     private static final String ITEM_IN_USE = """
             SELECT EXISTS (SELECT 1 FROM cart_positions WHERE item_id = :id AND expires >= now())
                 OR EXISTS (SELECT 1 FROM order_positions WHERE item_id = :id)
                 OR EXISTS (SELECT 1 FROM seats WHERE item_id = :id)
-                OR EXISTS (SELECT 1 FROM vouchers WHERE item_id = :id)""";
+                OR EXISTS (SELECT 1 FROM vouchers WHERE item_id = :id)
+                OR EXISTS (SELECT 1 FROM item_bundles WHERE bundled_item_id = :id)""";
+    /** What one position of each item brings (contract section 10). */
+    private static final String BUNDLES = """
+            SELECT item_id, bundled_item_id, count FROM item_bundles WHERE item_id = ANY(:items)
+            ORDER BY item_id, bundled_item_id""";
+    private static final String CLEAR_BUNDLE = "DELETE FROM item_bundles WHERE item_id = :item";
+    private static final String SET_BUNDLE = """
+            INSERT INTO item_bundles (item_id, bundled_item_id, count)
+            SELECT :item, b.item_id, b.count FROM unnest(:items, :counts) AS b (item_id, count)""";
+    /** Whether the item bundles others, or is bundled in another: bundles do not nest. */
+    private static final String IN_A_BUNDLE = """
+            SELECT EXISTS (SELECT 1 FROM item_bundles WHERE bundled_item_id = :id)""";
     /** A quota is in use while a live hold or any order position of one of its items, or a voucher, names it. */
     private static final String QUOTA_IN_USE = """
             SELECT EXISTS (SELECT 1 FROM quota_items q JOIN cart_positions c ON c.item_id = q.item_id
@@ -74,21 +96,25 @@ class InventoryRows {
         this.jdbc = jdbc;
     }
 
-    /** At most ten of {@code guids} that the event has already. */
-    List<String> existingSeats(long eventId, List<String> guids) {
-        return jdbc.statement(EXISTING_GUIDS).set("event", eventId).set("guids", guids.toArray(String[]::new))
-                .list(row -> row.getString(1));
+    /** At most ten of {@code guids} that the event has already on {@code dateId} (null: among seats of no date). */
+    List<String> existingSeats(long eventId, Long dateId, List<String> guids) {
+        return jdbc.statement(EXISTING_GUIDS).set("event", eventId).set("date", dateId)
+                .set("guids", guids.toArray(String[]::new)).list(row -> row.getString(1));
     }
 
-    /** To be sent with the event's exclusive lock, so that no seat it returns can be taken before the commit. */
-    Jdbc.Query<BestSeats.FreeSeat> freeSeats(long eventId, long itemId, String section) {
+    /**
+     * To be sent with the exclusive lock of the date (the event's, without dates), so that no seat it returns can be
+     * taken before the commit.
+     */
+    Jdbc.Query<BestSeats.FreeSeat> freeSeats(long eventId, long itemId, String section, Long dateId) {
         return jdbc.statement(FREE_SEATS).set("event", eventId).set("item", itemId).set("section", section)
+                .set("date", dateId)
                 .reading(row -> new BestSeats.FreeSeat(row.getLong(1), row.getString(2), row.getString(3),
                         row.getInt(4)));
     }
 
-    void insertSeats(long eventId, List<InventoryRequests.NewSeat> seats) {
-        jdbc.statement(INSERT_SEATS).set("event", eventId)
+    void insertSeats(long eventId, Long dateId, List<InventoryRequests.NewSeat> seats) {
+        jdbc.statement(INSERT_SEATS).set("event", eventId).set("date", dateId)
                 .set("guids", seats.stream().map(InventoryRequests.NewSeat::guid).toArray(String[]::new))
                 .set("names", seats.stream().map(seat -> seat.name().strip()).toArray(String[]::new))
                 .set("items", seats.stream().map(InventoryRequests.NewSeat::itemId).toArray(Long[]::new))
@@ -99,21 +125,24 @@ class InventoryRows {
                 .update();
     }
 
-    List<SeatRow> seatPage(long eventId, long after, int limit, boolean onlyAvailable) {
+    /** A page of the seats of {@code dateId}, or of every date when {@code allDates}. */
+    List<SeatRow> seatPage(long eventId, boolean allDates, Long dateId, long after, int limit,
+            boolean onlyAvailable) {
         return anyone(jdbc.statement(SEAT_PAGE).set("event", eventId).set("after", after).set("limit", limit)
-                .set("only_available", onlyAvailable)).list(InventoryRows::seat);
+                .set("only_available", onlyAvailable).set("all_dates", allDates).set("date", dateId))
+                .list(InventoryRows::seat);
     }
 
-    Optional<InventoryViews.SeatView> seat(long eventId, String guid) {
-        return anyone(jdbc.statement(SEAT).set("event", eventId).set("guid", guid)).list(InventoryRows::seat)
-                .stream().findFirst().map(SeatRow::view);
+    Optional<InventoryViews.SeatView> seat(long eventId, Long dateId, String guid) {
+        return anyone(jdbc.statement(SEAT).set("event", eventId).set("guid", guid).set("date", dateId))
+                .list(InventoryRows::seat).stream().findFirst().map(SeatRow::view);
     }
 
-    /** Free seats per item, as any buyer would find them. */
-    Map<Long, Long> freeSeatsByItem(long eventId) {
+    /** Free seats per item on {@code dateId} and of no date (every date's, when null), as any buyer would find them. */
+    Map<Long, Long> freeSeatsByItem(long eventId, Long dateId) {
         Map<Long, Long> free = new HashMap<>();
-        anyone(jdbc.statement(FREE_SEATS_BY_ITEM).set("event", eventId)).list(row -> free.put(row.getLong(1),
-                row.getLong(2)));
+        anyone(jdbc.statement(FREE_SEATS_BY_ITEM).set("event", eventId).set("date", dateId))
+                .list(row -> free.put(row.getLong(1), row.getLong(2)));
         return free;
     }
 
@@ -127,6 +156,30 @@ class InventoryRows {
 
     boolean voucherInUse(long voucherId) {
         return exists(VOUCHER_IN_USE, voucherId);
+    }
+
+    /** The bundles of these items, by item id; an item that bundles nothing is absent. */
+    Map<Long, List<InventoryRequests.Bundled>> bundlesOf(List<Long> itemIds) {
+        Map<Long, List<InventoryRequests.Bundled>> bundles = new HashMap<>();
+        jdbc.statement(BUNDLES).set("items", itemIds.toArray(Long[]::new)).list(row -> bundles
+                .computeIfAbsent(row.getLong(1), item -> new ArrayList<>())
+                .add(new InventoryRequests.Bundled(row.getLong(2), row.getInt(3))));
+        return bundles;
+    }
+
+    /** Replaces what one position of the item brings. */
+    void setBundle(long itemId, List<InventoryRequests.Bundled> bundle) {
+        jdbc.statement(CLEAR_BUNDLE).set("item", itemId).update();
+        if (!bundle.isEmpty()) {
+            jdbc.statement(SET_BUNDLE).set("item", itemId)
+                    .set("items", bundle.stream().map(InventoryRequests.Bundled::itemId).toArray(Long[]::new))
+                    .set("counts", bundle.stream().map(InventoryRequests.Bundled::count).toArray(Integer[]::new))
+                    .update();
+        }
+    }
+
+    boolean inABundle(long itemId) {
+        return exists(IN_A_BUNDLE, itemId);
     }
 
     void deleteExpiredHoldsOfItem(long itemId) {
@@ -149,6 +202,6 @@ class InventoryRows {
     private static SeatRow seat(ResultSet row) throws SQLException {
         return new SeatRow(row.getLong(1), new InventoryViews.SeatView(row.getString(2), row.getString(3),
                 row.getLong(4), row.getString(8), row.getString(9), Jdbc.integer(row, 10), row.getBoolean(5),
-                row.getBoolean(7), row.getLong(6)));
+                row.getBoolean(7), row.getLong(6), Jdbc.nullableLong(row, 11)));
     }
 }

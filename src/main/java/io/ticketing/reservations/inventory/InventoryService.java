@@ -1,11 +1,14 @@
 package io.ticketing.reservations.inventory;
 
 import java.math.BigDecimal;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 
 import io.ticketing.reservations.concurrency.IfMatch;
@@ -17,6 +20,7 @@ import io.ticketing.reservations.locking.DurableTransaction;
 import io.ticketing.reservations.locking.LockTarget;
 import io.ticketing.reservations.problem.InUseException;
 import io.ticketing.reservations.problem.NotFoundException;
+import io.ticketing.reservations.problem.ValidationException;
 
 /** Items and quotas of an event: the admin side of the inventory. */
 @ApplicationScoped
@@ -26,16 +30,20 @@ public class InventoryService {
     private final QuotaCounter counter;
     private final InventoryRows rows;
     private final FreedCapacity freed;
+    private final DatePrices prices;
 
-    InventoryService(AdvisoryLocks locks, QuotaCounter counter, InventoryRows rows, FreedCapacity freed) {
+    InventoryService(AdvisoryLocks locks, QuotaCounter counter, InventoryRows rows, FreedCapacity freed,
+            DatePrices prices) {
         this.locks = locks;
         this.counter = counter;
         this.rows = rows;
         this.freed = freed;
+        this.prices = prices;
     }
 
+    /** A new item sells nothing until a quota holds it, so it takes no lock, with its bundle and prices. */
     @Transactional
-    public Item createItem(Event event, InventoryRequests.NewItem request) {
+    public InventoryViews.ItemView createItem(Event event, InventoryRequests.NewItem request) {
         Item item = new Item();
         item.eventId = event.id;
         item.name = request.name().strip();
@@ -43,16 +51,65 @@ public class InventoryService {
         item.requiresSeat = Boolean.TRUE.equals(request.requiresSeat());
         item.active = !Boolean.FALSE.equals(request.active());
         item.maxPerBuyer = request.maxPerBuyer();
+        item.everyDate = Boolean.TRUE.equals(request.everyDate());
         item.persistAndFlush();
-        return item;
+        if (request.bundle() != null) {
+            changeBundle(event, item, request.bundle());
+        }
+        changePrices(event, item, request.prices());
+        return itemView(item);
     }
 
     /** The event's items in the order they were created. Never locks. */
     @Transactional(Transactional.TxType.SUPPORTS)
     public Page<InventoryViews.ItemView> items(Event event, PageRequest page) {
-        return Page.of(
-                EventOwnedEntity.pageOf(Item.class, event.id, page).stream().map(InventoryViews.ItemView::of).toList(),
-                page, InventoryViews.ItemView::id);
+        List<Item> items = EventOwnedEntity.pageOf(Item.class, event.id, page);
+        Map<Long, List<InventoryRequests.Bundled>> bundles = rows.bundlesOf(items.stream().map(i -> i.id).toList());
+        return Page.of(items.stream().map(item -> InventoryViews.ItemView.of(item,
+                bundles.getOrDefault(item.id, List.of()), prices.ofItem(item.id))).toList(), page,
+                InventoryViews.ItemView::id);
+    }
+
+    /** The item as the API shows it, with its bundle and its prices on dates. */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public InventoryViews.ItemView itemView(Item item) {
+        return InventoryViews.ItemView.of(item, rows.bundlesOf(List.of(item.id)).getOrDefault(item.id, List.of()),
+                prices.ofItem(item.id));
+    }
+
+    /**
+     * Bundled items need no seat, belong to the event, and bundle nothing themselves; an item in a bundle bundles
+     * nothing (bundles do not nest).
+     */
+    private void changeBundle(Event event, Item item, List<InventoryRequests.Bundled> bundle) {
+        Set<Long> seen = new HashSet<>();
+        for (int i = 0; i < bundle.size(); i++) {
+            long bundledId = bundle.get(i).itemId();
+            String field = "bundle[" + i + "].item_id";
+            Item bundled = Item.findInEvent(event.id, bundledId).orElseThrow(() -> new NotFoundException("item",
+                    bundledId));
+            if (bundled.id.equals(item.id) || !seen.add(bundled.id)) {
+                throw new ValidationException(field, "names this item, or an item twice");
+            }
+            if (bundled.requiresSeat) {
+                throw new ValidationException(field, "item " + bundledId + " needs a seat; bundled items need none");
+            }
+            if (!rows.bundlesOf(List.of(bundledId)).isEmpty()) {
+                throw new ValidationException(field, "item " + bundledId + " is a bundle itself; bundles do not nest");
+            }
+        }
+        if (!bundle.isEmpty() && rows.inABundle(item.id)) {
+            throw new ValidationException("bundle", "item " + item.id + " is in another bundle; bundles do not nest");
+        }
+        rows.setBundle(item.id, bundle);
+    }
+
+    private void changePrices(Event event, Item item, Map<Long, String> changes) {
+        if (changes == null || changes.isEmpty()) {
+            return;
+        }
+        prices.requireDatesOf(event.id, changes.keySet());
+        changes.forEach((dateId, price) -> prices.change(dateId, item.id, price));
     }
 
     @Transactional(Transactional.TxType.SUPPORTS)
@@ -65,7 +122,8 @@ public class InventoryService {
      * so no lock: each applies to holds taken from now on (a lower limit does not take back what a buyer has).
      */
     @Transactional
-    public Item updateItem(Event event, long itemId, IfMatch ifMatch, InventoryRequests.ItemChanges changes) {
+    public InventoryViews.ItemView updateItem(Event event, long itemId, IfMatch ifMatch,
+            InventoryRequests.ItemChanges changes) {
         Item item = item(event, itemId);
         ifMatch.check(item.version);
         if (changes.name() != null) {
@@ -80,8 +138,13 @@ public class InventoryService {
         if (changes.maxPerBuyer() != null) {
             item.maxPerBuyer = changes.maxPerBuyer().orElse(null);
         }
+        if (changes.prices() != null && !changes.prices().isEmpty()) {
+            // Its prices are part of it: a price change is an edit of the item, with a new version.
+            Item.getEntityManager().lock(item, LockModeType.OPTIMISTIC_FORCE_INCREMENT);
+            changePrices(event, item, changes.prices());
+        }
         item.flush();
-        return item;
+        return itemView(item);
     }
 
     /**
@@ -128,11 +191,15 @@ public class InventoryService {
     @DurableTransaction
     public Quota createQuota(Event event, InventoryRequests.NewQuota request) {
         Set<Long> items = itemsOfEvent(event, request.items());
+        if (request.dateId() != null) {
+            prices.requireDatesOf(event.id, List.of(request.dateId()));
+        }
         if (request.size() != null && !items.isEmpty()) {
-            locks.lockEvent(event.id);
+            lockScope(event, request.dateId());
         }
         Quota quota = new Quota();
         quota.eventId = event.id;
+        quota.dateId = request.dateId();
         quota.name = request.name().strip();
         quota.size = request.size();
         quota.itemIds = items;
@@ -161,9 +228,9 @@ public class InventoryService {
         boolean becomesFinite = newSize != null && quota.size == null;
         boolean shrinks = newSize != null && quota.size != null && newSize < quota.size;
         if (newSize != null && (addsItems || becomesFinite)) {
-            locks.lockEvent(event.id);
+            lockScope(event, quota.dateId);
         } else if (shrinks) {
-            locks.lockObjects(event.id, List.of(LockTarget.quota(quota.id)));
+            locks.lockObjects(event.id, List.of(LockTarget.quota(quota.id, quota.dateId)));
         }
         if (changes.name() != null) {
             quota.name = changes.name().strip();
@@ -184,6 +251,19 @@ public class InventoryService {
     @Transactional(Transactional.TxType.SUPPORTS)
     public QuotaAvailability availability(Event event, long quotaId) {
         return counter.count(quota(event, quotaId));
+    }
+
+    /**
+     * What a finite quota over items on sale cannot know it touches: every hold of them on its date (and those of no
+     * date, passes), or of the whole event for a quota of no date. Its date's exclusive lock covers the first, as
+     * every flow that holds on a date takes it shared (contract section 10); the event's the second.
+     */
+    private void lockScope(Event event, Long dateId) {
+        if (dateId == null) {
+            locks.lockEvent(event.id);
+        } else {
+            locks.lockDate(event.id, dateId);
+        }
     }
 
     private static Set<Long> itemsOfEvent(Event event, List<Long> itemIds) {

@@ -2,6 +2,7 @@ package io.ticketing.reservations.inventory;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
@@ -11,25 +12,27 @@ public final class InventoryViews {
     private InventoryViews() {
     }
 
+    /** An item with what one position of it bundles and its prices on dates (contract section 10). */
     public record ItemView(long id, String name, String price, boolean requiresSeat, boolean active,
-            @Schema(nullable = true) Integer maxPerBuyer, long version) {
-        static ItemView of(Item item) {
+            @Schema(nullable = true) Integer maxPerBuyer, boolean everyDate, List<InventoryRequests.Bundled> bundle,
+            Map<Long, String> prices, long version) {
+        static ItemView of(Item item, List<InventoryRequests.Bundled> bundle, Map<Long, String> prices) {
             return new ItemView(item.id, item.name, item.price.toPlainString(), item.requiresSeat, item.active,
-                    item.maxPerBuyer, item.version);
+                    item.maxPerBuyer, item.everyDate, bundle, prices, item.version);
         }
     }
 
     public record QuotaView(long id, String name, @Schema(nullable = true) Integer size, List<Long> items,
-            long version) {
+            @Schema(nullable = true) Long dateId, long version) {
         static QuotaView of(Quota quota) {
             return new QuotaView(quota.id, quota.name, quota.size, quota.itemIds.stream().sorted().toList(),
-                    quota.version);
+                    quota.dateId, quota.version);
         }
     }
 
     public record SeatView(String guid, String name, long itemId, @Schema(nullable = true) String section,
             @Schema(nullable = true) String row, @Schema(nullable = true) Integer number, boolean blocked,
-            boolean available, long version) {
+            boolean available, long version, @Schema(nullable = true) Long dateId) {
     }
 
     public record SeatList(List<SeatView> seats) {
@@ -39,10 +42,10 @@ public final class InventoryViews {
             @Schema(nullable = true, implementation = String.class, format = "date-time", example = "2026-12-31T23:00:00Z") Instant validUntil,
             @Schema(nullable = true) Long itemId,
             @Schema(nullable = true) Long quotaId, @Schema(nullable = true) String seatGuid, boolean blockQuota,
-            long version) {
+            @Schema(nullable = true) Long dateId, long version) {
         static VoucherView of(Voucher voucher, String seatGuid) {
             return new VoucherView(voucher.id, voucher.code, voucher.maxUsages, voucher.redeemed, voucher.validUntil,
-                    voucher.itemId, voucher.quotaId, seatGuid, voucher.blockQuota, voucher.version);
+                    voucher.itemId, voucher.quotaId, seatGuid, voucher.blockQuota, voucher.dateId, voucher.version);
         }
     }
 

@@ -26,6 +26,10 @@ public class Item extends EventOwnedEntity {
     @Column(name = "max_per_buyer")
     public Integer maxPerBuyer;
 
+    /** A pass: one position that counts on every active date of the event (contract section 10). */
+    @Column(name = "every_date")
+    public boolean everyDate;
+
     public static Optional<Item> findInEvent(long eventId, long itemId) {
         return find("id = ?1 and eventId = ?2", itemId, eventId).firstResultOptional();
     }

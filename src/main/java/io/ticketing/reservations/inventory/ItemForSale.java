@@ -1,11 +1,21 @@
 package io.ticketing.reservations.inventory;
 
+import java.util.List;
+import java.util.Set;
+
 /**
- * What a reservation checks about an item: whether it sells at all, with a seat or without, and how many one buyer
- * may have of it ({@code maxPerBuyer}) and of its whole event ({@code eventMaxPerBuyer}); null is no limit.
+ * What a reservation checks about an item: whether it sells at all, with a seat or without, how many one buyer may
+ * have of it ({@code maxPerBuyer}) and of its whole event ({@code eventMaxPerBuyer}; null is no limit), and contract
+ * section 10's: whether it is a pass ({@code everyDate}, with the event's {@code activeDates}), what one of it
+ * bundles, and whether its event has dates at all ({@code eventDated}).
  */
 public record ItemForSale(long id, String name, boolean requiresSeat, boolean active, Integer maxPerBuyer,
-        Integer eventMaxPerBuyer) {
+        Integer eventMaxPerBuyer, boolean everyDate, List<Bundled> bundle, Set<Long> activeDates,
+        boolean eventDated) {
+
+    /** {@code count} positions of item {@code itemId} come with each position of the bundling item. */
+    public record Bundled(long itemId, int count) {
+    }
 
     public boolean limitedPerBuyer() {
         return maxPerBuyer != null || eventMaxPerBuyer != null;

@@ -20,6 +20,10 @@ public class Quota extends EventOwnedEntity {
 
     public Integer size;
 
+    /** The date of the event this quota belongs to (contract section 10); null: the whole event. Never changes. */
+    @Column(name = "date_id", updatable = false)
+    public Long dateId;
+
     @ElementCollection
     @CollectionTable(name = "quota_items", joinColumns = @JoinColumn(name = "quota_id"))
     @Column(name = "item_id")

@@ -3,6 +3,7 @@ package io.ticketing.reservations.inventory;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -12,6 +13,7 @@ import java.util.TreeSet;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.jdbc.Jdbc;
+import io.ticketing.reservations.locking.LockTarget;
 
 /**
  * Counts quotas' usage (contract section 1) from the counters that migration V5's triggers keep, so the cost does
@@ -25,49 +27,90 @@ public class QuotaCounter {
     /**
      * One row per quota selected by the {@code quota} CTE that precedes it: its size, member items, the four
      * numbers, the vouchers that block in it now and what its items' waiting lists wait for (V18's counter), all
-     * from one snapshot. Holds: see V5 for why the two bucket
-     * ranges count exactly the live ones. The counters count every live hold (V16); a hold is then left out of a
-     * quota's {@code carts} when its voucher blocks in that quota now (the voucher counts that capacity), or when
-     * it is being re-checked ({@code :excluded}) and must not count against itself. A voucher blocks in a quota
-     * while {@code block_quota} is on, {@code valid_until} has not passed, and it names the quota or an item in
-     * it (contract section 1).
+     * from one snapshot. Holds: see V5 for why the two bucket ranges count exactly the live ones. The counters count
+     * every live hold (V16) per item and date (V19): a quota of one date counts its date's and those of no date
+     * (passes); a quota of no date counts every date's, which only an event with dates ({@code dated}) has, so that
+     * an event without dates reads the short ranges it always did. A hold is then left out of a quota's
+     * {@code carts} when its voucher blocks in that quota now (the voucher counts that capacity), or when it is being
+     * re-checked ({@code :excluded}) and must not count against itself. A voucher blocks in a quota while
+     * {@code block_quota} is on, {@code valid_until} has not passed, it names the quota or an item in it, and it is
+     * not restricted to another date than the quota's (contract sections 1 and 10).
      */
     private static final String COUNT_SELECTED = """
-            member AS (SELECT qi.quota_id, qi.item_id FROM quota_items qi WHERE qi.quota_id IN (SELECT id FROM quota)),
+            member AS (
+              SELECT q.id AS quota_id, q.date_id, q.dated, qi.item_id FROM quota q JOIN quota_items qi ON qi.quota_id = q.id),
             blocking AS (
               SELECT q.id AS quota_id, v.id AS voucher_id, greatest(v.max_usages - v.redeemed, 0) AS uses_left
               FROM quota q JOIN vouchers v ON v.block_quota AND (v.valid_until IS NULL OR v.valid_until >= now())
+                AND (v.date_id IS NULL OR q.date_id IS NULL OR v.date_id = q.date_id)
                 AND (v.quota_id = q.id OR v.item_id IN (SELECT item_id FROM member WHERE quota_id = q.id))),
-            item_usage AS (
-              SELECT i.item_id,
-                (SELECT coalesce(sum(positions), 0) FROM item_sales WHERE item_id = i.item_id AND status = 'paid') AS paid,
-                (SELECT coalesce(sum(positions), 0) FROM item_sales WHERE item_id = i.item_id AND status = 'pending')
-                  AS pending,
-                (SELECT coalesce(sum(positions), 0) FROM item_holds WHERE item_id = i.item_id AND width = 1
-                   AND bucket >= now() AND bucket <= hold_bucket(now(), 60))
-                + (SELECT coalesce(sum(positions), 0) FROM item_holds WHERE item_id = i.item_id AND width = 60
-                   AND bucket > hold_bucket(now(), 60)) AS carts,
-                (SELECT coalesce(sum(quantity), 0) FROM item_waiting WHERE item_id = i.item_id) AS waiting
-              FROM (SELECT DISTINCT item_id FROM member) i)
-            SELECT q.id, q.name, q.size, array_remove(array_agg(m.item_id ORDER BY m.item_id), NULL),
+            usage AS (
+              SELECT m.quota_id, m.item_id,
+                (SELECT coalesce(sum(positions), 0) FROM item_sales
+                   WHERE item_id = m.item_id AND date_id = 0 AND status = 'paid')
+                + CASE WHEN m.date_id IS NOT NULL THEN (SELECT coalesce(sum(positions), 0) FROM item_sales
+                         WHERE item_id = m.item_id AND date_id = m.date_id AND status = 'paid')
+                       WHEN m.dated THEN (SELECT coalesce(sum(positions), 0) FROM item_sales
+                         WHERE item_id = m.item_id AND date_id > 0 AND status = 'paid')
+                       ELSE 0 END AS paid,
+                (SELECT coalesce(sum(positions), 0) FROM item_sales
+                   WHERE item_id = m.item_id AND date_id = 0 AND status = 'pending')
+                + CASE WHEN m.date_id IS NOT NULL THEN (SELECT coalesce(sum(positions), 0) FROM item_sales
+                         WHERE item_id = m.item_id AND date_id = m.date_id AND status = 'pending')
+                       WHEN m.dated THEN (SELECT coalesce(sum(positions), 0) FROM item_sales
+                         WHERE item_id = m.item_id AND date_id > 0 AND status = 'pending')
+                       ELSE 0 END AS pending,
+                (SELECT coalesce(sum(positions), 0) FROM item_holds WHERE item_id = m.item_id AND date_id = 0
+                   AND width = 1 AND bucket >= now() AND bucket <= hold_bucket(now(), 60))
+                + (SELECT coalesce(sum(positions), 0) FROM item_holds WHERE item_id = m.item_id AND date_id = 0
+                   AND width = 60 AND bucket > hold_bucket(now(), 60))
+                + CASE WHEN m.date_id IS NOT NULL THEN
+                         (SELECT coalesce(sum(positions), 0) FROM item_holds WHERE item_id = m.item_id
+                            AND date_id = m.date_id AND width = 1 AND bucket >= now() AND bucket <= hold_bucket(now(), 60))
+                         + (SELECT coalesce(sum(positions), 0) FROM item_holds WHERE item_id = m.item_id
+                            AND date_id = m.date_id AND width = 60 AND bucket > hold_bucket(now(), 60))
+                       WHEN m.dated THEN
+                         (SELECT coalesce(sum(positions), 0) FROM item_holds WHERE item_id = m.item_id
+                            AND date_id > 0 AND width = 1 AND bucket >= now() AND bucket <= hold_bucket(now(), 60))
+                         + (SELECT coalesce(sum(positions), 0) FROM item_holds WHERE item_id = m.item_id
+                            AND date_id > 0 AND width = 60 AND bucket > hold_bucket(now(), 60))
+                       ELSE 0 END AS carts,
+                (SELECT coalesce(sum(quantity), 0) FROM item_waiting WHERE item_id = m.item_id) AS waiting
+              FROM member m)
+            SELECT q.id, q.name, q.size, array_remove(array_agg(u.item_id ORDER BY u.item_id), NULL),
               coalesce(sum(u.paid), 0), coalesce(sum(u.pending), 0),
               coalesce(sum(u.carts), 0)
                 - (SELECT count(*) FROM cart_positions c WHERE c.id = ANY(:excluded) AND hold_bucket(c.expires, 1) >= now()
-                    AND c.item_id IN (SELECT item_id FROM member WHERE quota_id = q.id))
+                    AND c.item_id IN (SELECT item_id FROM member WHERE quota_id = q.id)
+                    AND (q.date_id IS NULL OR c.date_id IS NULL OR c.date_id = q.date_id))
                 - (SELECT count(*) FROM blocking b JOIN cart_positions c ON c.voucher_id = b.voucher_id
                     WHERE b.quota_id = q.id AND hold_bucket(c.expires, 1) >= now() AND c.id <> ALL(:excluded)
-                      AND c.item_id IN (SELECT item_id FROM member WHERE quota_id = q.id)),
+                      AND c.item_id IN (SELECT item_id FROM member WHERE quota_id = q.id)
+                      AND (q.date_id IS NULL OR c.date_id IS NULL OR c.date_id = q.date_id)),
               (SELECT coalesce(sum(b.uses_left), 0) FROM blocking b WHERE b.quota_id = q.id),
               (SELECT array_agg(b.voucher_id) FROM blocking b WHERE b.quota_id = q.id),
-              coalesce(sum(u.waiting), 0)
-            FROM quota q LEFT JOIN member m ON m.quota_id = q.id LEFT JOIN item_usage u ON u.item_id = m.item_id
-            GROUP BY q.id, q.name, q.size ORDER BY q.id""";
+              coalesce(sum(u.waiting), 0), q.date_id
+            FROM quota q LEFT JOIN usage u ON u.quota_id = q.id
+            GROUP BY q.id, q.name, q.size, q.date_id ORDER BY q.id""";
+
+    /** A selected quota's columns: with {@code dated}, whether its event has dates at all. */
+    private static final String QUOTA_COLUMNS = """
+            q.id, q.name, q.size, q.date_id,
+              EXISTS (SELECT 1 FROM event_dates d WHERE d.event_id = q.event_id) AS dated""";
 
     /**
-     * The quotas {@code :items} are in: one definition for what is locked (memberships) and what is counted, so
-     * that the check after the locks compares like with like.
+     * The items a claim of {@code :items} consumes: those, and the items they bundle (contract section 10), each
+     * once. A union rather than an {@code OR}: the connections use generic plans (see application.properties).
      */
-    private static final String QUOTAS_OF_ITEMS = "SELECT quota_id FROM quota_items WHERE item_id = ANY(:items)";
+    private static final String CLAIMED_ITEMS = """
+            SELECT unnest(CAST(:items AS bigint[])) UNION SELECT bundled_item_id FROM item_bundles WHERE item_id = ANY(:items)""";
+
+    /**
+     * The quotas {@code :items} (and what they bundle) are in: one definition for what is locked (memberships) and
+     * what is counted, so that the check after the locks compares like with like.
+     */
+    private static final String QUOTAS_OF_ITEMS = "SELECT quota_id FROM quota_items WHERE item_id IN ("
+            + CLAIMED_ITEMS + ")";
 
     /**
      * The quotas the items are in, counted. Items and quotas have a statement each: the connections use generic
@@ -75,27 +118,42 @@ public class QuotaCounter {
      * Public for the benchmark, which runs it through pgbench.
      */
     public static final String COUNT_OF_ITEMS = """
-            WITH quota AS (SELECT q.id, q.name, q.size FROM quotas q WHERE q.id IN (%s)),
-            """.formatted(QUOTAS_OF_ITEMS) + COUNT_SELECTED;
+            WITH quota AS (SELECT %s FROM quotas q WHERE q.id IN (%s)),
+            """.formatted(QUOTA_COLUMNS, QUOTAS_OF_ITEMS) + COUNT_SELECTED;
 
     private static final String COUNT_OF_QUOTAS = """
-            WITH quota AS (SELECT q.id, q.name, q.size FROM quotas q WHERE q.id = ANY(:quotas)),
-            """ + COUNT_SELECTED;
+            WITH quota AS (SELECT %s FROM quotas q WHERE q.id = ANY(:quotas)),
+            """.formatted(QUOTA_COLUMNS) + COUNT_SELECTED;
+
+    /** Every quota of the event, counted: what a storefront's availability reads. */
+    private static final String COUNT_OF_EVENT = """
+            WITH quota AS (SELECT %s FROM quotas q WHERE q.event_id = :event),
+            """.formatted(QUOTA_COLUMNS) + COUNT_SELECTED;
 
     /**
-     * The quotas the items are in, with their sizes and all their members, not counted: enough to decide what to
-     * lock, read before the locks are held. Public for the benchmark.
+     * The quotas the items are in, with their sizes, dates and all their members, not counted: enough to decide what
+     * to lock, read before the locks are held. Public for the benchmark.
      */
     public static final String MEMBERSHIPS = """
-            SELECT q.id, q.size, array_agg(m.item_id ORDER BY m.item_id)
+            SELECT q.id, q.size, array_agg(m.item_id ORDER BY m.item_id), q.date_id
             FROM quotas q JOIN quota_items m ON m.quota_id = q.id
             WHERE q.id IN (%s)
-            GROUP BY q.id, q.size ORDER BY q.id""".formatted(QUOTAS_OF_ITEMS);
+            GROUP BY q.id, q.size, q.date_id ORDER BY q.id""".formatted(QUOTAS_OF_ITEMS);
 
-    /** The items a reservation checks. Public for the benchmark. */
-    public static final String ITEMS_FOR_SALE = "SELECT i.id, i.name, i.requires_seat, i.active, i.max_per_buyer,"
-            + " e.max_per_buyer FROM items i JOIN events e ON e.id = i.event_id"
-            + " WHERE i.id = ANY(:ids) AND i.event_id = :event";
+    /**
+     * The items a reservation checks, with what they bundle; for a pass, the event's active dates; and whether the
+     * event has dates at all. Public for the benchmark.
+     */
+    public static final String ITEMS_FOR_SALE = """
+            SELECT i.id, i.name, i.requires_seat, i.active, i.max_per_buyer, e.max_per_buyer, i.every_date,
+              b.items, b.counts,
+              CASE WHEN i.every_date THEN ARRAY(SELECT d.id FROM event_dates d WHERE d.event_id = e.id AND d.active
+                ORDER BY d.id) END,
+              EXISTS (SELECT 1 FROM event_dates d WHERE d.event_id = e.id)
+            FROM items i JOIN events e ON e.id = i.event_id
+            LEFT JOIN LATERAL (SELECT array_agg(bundled_item_id ORDER BY bundled_item_id) AS items,
+                array_agg(count ORDER BY bundled_item_id) AS counts FROM item_bundles WHERE item_id = i.id) b ON true
+            WHERE i.id IN (%s) AND i.event_id = :event""".formatted(CLAIMED_ITEMS.replace(":items", ":ids"));
 
     /**
      * What deciding which quotas a claim locks needs: a quota's id, its size (null when unlimited), its items, and
@@ -109,6 +167,14 @@ public class QuotaCounter {
 
         Set<Long> itemIds();
 
+        /** The date the quota belongs to; null: the whole event. */
+        Long dateId();
+
+        /** What locking this quota takes. */
+        default LockTarget lockTarget() {
+            return LockTarget.quota(id(), dateId());
+        }
+
         /** Whether {@code voucher} holds capacity in this quota at {@code now} (contract section 1). */
         boolean blockedBy(Voucher voucher, Instant now);
 
@@ -118,12 +184,13 @@ public class QuotaCounter {
     }
 
     /** A quota as read before the locks: who is in it, not how much is left. */
-    public record Membership(long id, Integer size, Set<Long> itemIds) implements QuotaMembers {
+    public record Membership(long id, Integer size, Set<Long> itemIds, Long dateId) implements QuotaMembers {
 
         /** Judged from the voucher as read before the locks; the count under the locks has the last word. */
         @Override
         public boolean blockedBy(Voucher voucher, Instant now) {
             return voucher.blockQuota && !voucher.hasExpired(now)
+                    && (voucher.dateId == null || dateId == null || voucher.dateId.equals(dateId))
                     && (Objects.equals(voucher.quotaId, id)
                             || voucher.itemId != null && itemIds.contains(voucher.itemId));
         }
@@ -131,7 +198,7 @@ public class QuotaCounter {
 
     /** A quota as counted, with the vouchers that blocked in it by the database's clock when it was counted. */
     public record CountedQuota(long id, String name, Integer size, Set<Long> itemIds,
-            QuotaAvailability availability, Set<Long> blockingVoucherIds) implements QuotaMembers {
+            QuotaAvailability availability, Set<Long> blockingVoucherIds, Long dateId) implements QuotaMembers {
 
         @Override
         public boolean blockedBy(Voucher voucher, Instant now) {
@@ -139,7 +206,8 @@ public class QuotaCounter {
         }
 
         public CountedQuota holdingMore(long positions) {
-            return new CountedQuota(id, name, size, itemIds, availability.holdingMore(positions), blockingVoucherIds);
+            return new CountedQuota(id, name, size, itemIds, availability.holdingMore(positions), blockingVoucherIds,
+                    dateId);
         }
     }
 
@@ -158,6 +226,11 @@ public class QuotaCounter {
                 .list();
     }
 
+    /** Every quota of the event, counted, in one statement. */
+    public List<CountedQuota> ofEvent(long eventId) {
+        return counting(jdbc.statement(COUNT_OF_EVENT).set("event", eventId), List.of()).list();
+    }
+
     /**
      * Every quota the items are in, counted, leaving out {@code excludedCartPositions}: the positions a flow is
      * re-checking, which must not count against themselves.
@@ -172,17 +245,30 @@ public class QuotaCounter {
                 excludedCartPositions);
     }
 
-    /** The event's items with these ids, as a reservation checks them; ids of other events are absent. */
+    /**
+     * The event's items with these ids and the items they bundle, as a reservation checks them; ids of other events
+     * are absent.
+     */
     public Jdbc.Query<ItemForSale> itemsForSale(long eventId, Collection<Long> ids) {
         return jdbc.statement(ITEMS_FOR_SALE).set("ids", ids.toArray(Long[]::new)).set("event", eventId)
-                .reading(row -> new ItemForSale(row.getLong(1), row.getString(2), row.getBoolean(3),
-                        row.getBoolean(4), Jdbc.integer(row, 5), Jdbc.integer(row, 6)));
+                .reading(row -> {
+                    List<Long> bundled = Jdbc.longs(row, 8);
+                    List<Long> counts = Jdbc.longs(row, 9);
+                    List<ItemForSale.Bundled> bundle = new ArrayList<>();
+                    for (int i = 0; i < bundled.size(); i++) {
+                        bundle.add(new ItemForSale.Bundled(bundled.get(i), Math.toIntExact(counts.get(i))));
+                    }
+                    return new ItemForSale(row.getLong(1), row.getString(2), row.getBoolean(3), row.getBoolean(4),
+                            Jdbc.integer(row, 5), Jdbc.integer(row, 6), row.getBoolean(7), List.copyOf(bundle),
+                            row.getBoolean(7) ? new TreeSet<>(Jdbc.longs(row, 10)) : null, row.getBoolean(11));
+                });
     }
 
-    /** Every quota the items are in, with its members, without counting: what to lock. */
+    /** Every quota the items (and those they bundle) are in, with its members, without counting: what to lock. */
     public Jdbc.Query<Membership> membershipsOf(Collection<Long> itemIds) {
         return jdbc.statement(MEMBERSHIPS).set("items", itemIds.toArray(Long[]::new))
-                .reading(row -> new Membership(row.getLong(1), Jdbc.integer(row, 2), idSet(row, 3)));
+                .reading(row -> new Membership(row.getLong(1), Jdbc.integer(row, 2), idSet(row, 3),
+                        Jdbc.nullableLong(row, 4)));
     }
 
     private static Jdbc.Query<CountedQuota> counting(Jdbc.Statement countStatement,
@@ -192,7 +278,7 @@ public class QuotaCounter {
             return new CountedQuota(row.getLong(1), row.getString(2), size, idSet(row, 4),
                     QuotaAvailability.of(size, row.getLong(5), row.getLong(6), row.getLong(7), row.getLong(8),
                             row.getLong(10)),
-                    idSet(row, 9));
+                    idSet(row, 9), Jdbc.nullableLong(row, 11));
         });
     }
 

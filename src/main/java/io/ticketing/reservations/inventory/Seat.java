@@ -25,10 +25,18 @@ public class Seat extends EventOwnedEntity {
 
     public boolean blocked;
 
-    public static Optional<Seat> findByGuid(long eventId, String guid) {
-        return find("eventId = ?1 and guid = ?2", eventId, guid).firstResultOptional();
+    /** The date of the event this seat belongs to (contract section 10); null: the whole event. Never changes. */
+    @Column(name = "date_id", updatable = false)
+    public Long dateId;
+
+    /** The seat {@code guid} of {@code dateId} (null: of no date). */
+    public static Optional<Seat> findByGuid(long eventId, Long dateId, String guid) {
+        return dateId == null
+                ? find("eventId = ?1 and guid = ?2 and dateId is null", eventId, guid).firstResultOptional()
+                : find("eventId = ?1 and guid = ?2 and dateId = ?3", eventId, guid, dateId).firstResultOptional();
     }
 
+    /** The seats with these guids, of every date. */
     public static List<Seat> listByGuids(long eventId, Collection<String> guids) {
         return guids.isEmpty() ? List.of() : list("eventId = ?1 and guid in ?2", eventId, guids);
     }

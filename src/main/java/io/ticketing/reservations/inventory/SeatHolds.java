@@ -1,6 +1,9 @@
 package io.ticketing.reservations.inventory;
 
-/** The one definition of "this seat cannot be sold" (contract section 1), for the seat list and for reservations. */
+/**
+ * The one definition of "this seat cannot be sold" (contract sections 1 and 10), for the seat list and for
+ * reservations. A pass holds its seat's guid on every date (a seat of a date), by guid rather than by seat.
+ */
 public final class SeatHolds {
 
     /**
@@ -16,7 +19,14 @@ public final class SeatHolds {
                          WHERE c.seat_id = s.id AND c.expires >= now() AND c.id <> ALL(:own))
               OR EXISTS (SELECT 1 FROM vouchers v
                          WHERE v.seat_id = s.id AND v.redeemed < v.max_usages
-                           AND (v.valid_until IS NULL OR v.valid_until >= now()) AND v.id <> ALL(:vouchers)))""";
+                           AND (v.valid_until IS NULL OR v.valid_until >= now()) AND v.id <> ALL(:vouchers))
+              OR s.date_id IS NOT NULL AND (
+                   EXISTS (SELECT 1 FROM cart_positions c JOIN carts k ON k.id = c.cart_id
+                           WHERE c.pass_seat_guid = s.guid AND k.event_id = s.event_id AND c.expires >= now()
+                             AND c.id <> ALL(:own))
+                   OR EXISTS (SELECT 1 FROM order_positions p JOIN orders o ON o.id = p.order_id
+                              WHERE p.pass_seat_guid = s.guid AND o.event_id = s.event_id
+                                AND o.status IN ('pending', 'paid'))))""";
 
     /**
      * {@code NOT UNAVAILABLE} with no own positions and no vouchers of the buyer, written as separate
@@ -31,7 +41,13 @@ public final class SeatHolds {
                               WHERE p.seat_id = s.id AND p.item_id = s.item_id AND o.status IN ('pending', 'paid'))
               AND NOT EXISTS (SELECT 1 FROM vouchers v
                               WHERE v.seat_id = s.id AND v.redeemed < v.max_usages
-                                AND (v.valid_until IS NULL OR v.valid_until >= now())))""";
+                                AND (v.valid_until IS NULL OR v.valid_until >= now()))
+              AND NOT EXISTS (SELECT 1 FROM cart_positions c JOIN carts k ON k.id = c.cart_id
+                              WHERE c.pass_seat_guid = s.guid AND k.event_id = s.event_id AND c.expires >= now()
+                                AND s.date_id IS NOT NULL)
+              AND NOT EXISTS (SELECT 1 FROM order_positions p JOIN orders o ON o.id = p.order_id
+                              WHERE p.pass_seat_guid = s.guid AND o.event_id = s.event_id
+                                AND o.status IN ('pending', 'paid') AND s.date_id IS NOT NULL))""";
 
     private SeatHolds() {
     }

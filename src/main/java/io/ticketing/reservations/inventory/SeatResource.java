@@ -59,23 +59,24 @@ public class SeatResource {
         return Response.created(URI.create("/api/v1/events/" + slug + "/seats")).entity(created).build();
     }
 
-    @Operation(operationId = "listSeats", summary = "List the seating plan, or only the free seats")
+    @Operation(operationId = "listSeats", summary = "List the seating plan (of one date, with date_id), or only the free seats")
     @GET
     @RolesAllowed(Roles.STOREFRONT)
     public Page<InventoryViews.SeatView> list(@PathParam("event") String slug,
-            @QueryParam("available") String onlyAvailable, @QueryParam("limit") String limit,
-            @QueryParam("cursor") String cursor) {
-        return seats.list(events.get(slug), QueryParams.bool("available", onlyAvailable),
-                PageRequest.of(limit, cursor));
+            @QueryParam("available") String onlyAvailable, @QueryParam("date_id") String dateId,
+            @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
+        return seats.list(events.get(slug), QueryParams.id("date_id", dateId),
+                QueryParams.bool("available", onlyAvailable), PageRequest.of(limit, cursor));
     }
 
-    @Operation(operationId = "getSeat", summary = "Read a seat")
+    @Operation(operationId = "getSeat", summary = "Read a seat (of one date, with date_id)")
     @APIResponseSchema(value = InventoryViews.SeatView.class, responseCode = "200", responseDescription = "The seat")
     @GET
     @Path("/{guid}")
     @RolesAllowed(Roles.ADMIN)
-    public Response get(@PathParam("event") String slug, @PathParam("guid") String guid) {
-        return view(seats.get(events.get(slug), guid));
+    public Response get(@PathParam("event") String slug, @PathParam("guid") String guid,
+            @QueryParam("date_id") String dateId) {
+        return view(seats.get(events.get(slug), QueryParams.id("date_id", dateId), guid));
     }
 
     @TakesLocks
@@ -86,9 +87,10 @@ public class SeatResource {
     @Path("/{guid}")
     @RolesAllowed(Roles.ADMIN)
     public Response update(@PathParam("event") String slug, @PathParam("guid") String guid,
-            @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch, @Context Request request,
-            @Valid @NotNull InventoryRequests.SeatChanges changes) {
-        return view(seats.update(events.get(slug), guid, IfMatch.required(request, ifMatch), changes));
+            @QueryParam("date_id") String dateId, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch,
+            @Context Request request, @Valid @NotNull InventoryRequests.SeatChanges changes) {
+        return view(seats.update(events.get(slug), QueryParams.id("date_id", dateId), guid,
+                IfMatch.required(request, ifMatch), changes));
     }
 
     private static Response view(InventoryViews.SeatView seat) {

@@ -1,8 +1,11 @@
 package io.ticketing.reservations.inventory;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -25,48 +28,73 @@ public class SeatService {
 
     private final InventoryRows rows;
     private final CapacityGuard reservations;
+    private final DatePrices dates;
 
-    SeatService(InventoryRows rows, CapacityGuard reservations) {
+    SeatService(InventoryRows rows, CapacityGuard reservations, DatePrices dates) {
         this.rows = rows;
         this.reservations = reservations;
+        this.dates = dates;
     }
 
+    /** Seats of one date or of none each ({@code date_id} on the seat, else on the request): a guid once per date. */
     @Transactional
     public List<InventoryViews.SeatView> create(Event event, InventoryRequests.NewSeats request) {
         List<InventoryRequests.NewSeat> seats = request.seats();
         requireSeatedItems(event, seats);
+        Map<Long, List<InventoryRequests.NewSeat>> byDate = new LinkedHashMap<>();
         Set<String> guids = new LinkedHashSet<>();
         for (int i = 0; i < seats.size(); i++) {
-            if (!guids.add(seats.get(i).guid())) {
-                throw new ValidationException("seats[" + i + "].guid", "appears twice in this request");
+            Long date = dateOf(seats.get(i), request);
+            if (!guids.add(date + "/" + seats.get(i).guid())) {
+                throw new ValidationException("seats[" + i + "].guid", "appears twice on one date in this request");
             }
+            byDate.computeIfAbsent(date, d -> new ArrayList<>()).add(seats.get(i));
         }
-        List<String> existing = rows.existingSeats(event.id, List.copyOf(guids));
-        if (!existing.isEmpty()) {
-            throw Taken.seats(existing);
+        List<Long> named = byDate.keySet().stream().filter(Objects::nonNull).toList();
+        if (!named.isEmpty()) {
+            dates.requireDatesOf(event.id, named);
         }
-        rows.insertSeats(event.id, seats);
+        byDate.forEach((date, ofDate) -> {
+            List<String> existing = rows.existingSeats(event.id, date,
+                    ofDate.stream().map(InventoryRequests.NewSeat::guid).toList());
+            if (!existing.isEmpty()) {
+                throw Taken.seats(existing);
+            }
+        });
+        byDate.forEach((date, ofDate) -> rows.insertSeats(event.id, date, ofDate));
         return seats.stream().map(seat -> new InventoryViews.SeatView(seat.guid(), seat.name().strip(), seat.itemId(),
                 seat.section(), seat.row(), seat.number(), Boolean.TRUE.equals(seat.blocked()),
-                !Boolean.TRUE.equals(seat.blocked()), 0)).toList();
+                !Boolean.TRUE.equals(seat.blocked()), 0, dateOf(seat, request))).toList();
     }
 
-    /** An item's free numbered seats, for best available to send with the event's exclusive lock. */
-    public Jdbc.Query<BestSeats.FreeSeat> freeSeats(Event event, long itemId, String section) {
+    /** The date a new seat belongs to: its own {@code date_id}, else the request's, else none. */
+    private static Long dateOf(InventoryRequests.NewSeat seat, InventoryRequests.NewSeats request) {
+        return seat.dateId() != null ? seat.dateId() : request.dateId();
+    }
+
+    /**
+     * An item's free numbered seats on {@code dateId} (of no date when null), for best available to send with the
+     * exclusive lock of that date (of the event, without one).
+     */
+    public Jdbc.Query<BestSeats.FreeSeat> freeSeats(Event event, long itemId, String section, Long dateId) {
         Item.findInEvent(event.id, itemId).orElseThrow(() -> new NotFoundException("item", itemId));
-        return rows.freeSeats(event.id, itemId, section);
+        return rows.freeSeats(event.id, itemId, section, dateId);
     }
 
-    /** Reads never lock: a seat shown free may be taken a moment later, and adding it then says so. */
+    /**
+     * Reads never lock: a seat shown free may be taken a moment later, and adding it then says so. With
+     * {@code dateId}, the seats of that date; without, every seat of the event.
+     */
     @Transactional(Transactional.TxType.SUPPORTS)
-    public Page<InventoryViews.SeatView> list(Event event, boolean onlyAvailable, PageRequest page) {
-        return Page.of(rows.seatPage(event.id, page.afterAscending(), page.fetchSize(), onlyAvailable), page,
-                InventoryRows.SeatRow::id).map(InventoryRows.SeatRow::view);
+    public Page<InventoryViews.SeatView> list(Event event, Long dateId, boolean onlyAvailable, PageRequest page) {
+        return Page.of(rows.seatPage(event.id, dateId == null, dateId, page.afterAscending(), page.fetchSize(),
+                onlyAvailable), page, InventoryRows.SeatRow::id).map(InventoryRows.SeatRow::view);
     }
 
+    /** The seat {@code guid} of {@code dateId} (of no date when null). */
     @Transactional(Transactional.TxType.SUPPORTS)
-    public InventoryViews.SeatView get(Event event, String guid) {
-        return rows.seat(event.id, guid).orElseThrow(() -> new NotFoundException("seat", guid));
+    public InventoryViews.SeatView get(Event event, Long dateId, String guid) {
+        return rows.seat(event.id, dateId, guid).orElseThrow(() -> new NotFoundException("seat", guid));
     }
 
     /**
@@ -74,9 +102,9 @@ public class SeatService {
      * the seat is held, sold or reserved by a voucher. Unblocking frees it.
      */
     @DurableTransaction
-    public InventoryViews.SeatView update(Event event, String guid, IfMatch ifMatch,
+    public InventoryViews.SeatView update(Event event, Long dateId, String guid, IfMatch ifMatch,
             InventoryRequests.SeatChanges changes) {
-        Seat seat = Seat.findByGuid(event.id, guid).orElseThrow(() -> new NotFoundException("seat", guid));
+        Seat seat = Seat.findByGuid(event.id, dateId, guid).orElseThrow(() -> new NotFoundException("seat", guid));
         ifMatch.check(seat.version);
         if (Boolean.TRUE.equals(changes.blocked()) && !seat.blocked) {
             reservations.reserveForBlocking(seat);
@@ -88,7 +116,7 @@ public class SeatService {
             seat.blocked = changes.blocked();
         }
         seat.flush();
-        return get(event, guid);
+        return get(event, dateId, guid);
     }
 
     private static void requireSeatedItems(Event event, List<InventoryRequests.NewSeat> seats) {

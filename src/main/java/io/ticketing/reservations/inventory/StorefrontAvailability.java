@@ -4,25 +4,45 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
 import io.ticketing.reservations.event.Event;
+import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
+import io.ticketing.reservations.jdbc.Jdbc;
+import io.ticketing.reservations.problem.NotFoundException;
 
 /**
  * What a storefront may offer: per active item, the least that is left among its quotas for anyone the waiting list
- * does not offer it to (and its free seats, for seated items). It takes no lock, so it may be a moment stale; adding to a cart is the real check.
+ * does not offer it to (and its free seats, for seated items; and what its bundle brings, contract section 10). It
+ * takes no lock, so it may be a moment stale; adding to a cart is the real check.
+ *
+ * <p>In an event with dates, {@code date_id} names the date: an item counts its quotas of that date and of no date.
+ * Without one, an item counts on the date where it has the most left (what one buyer could still get on some date);
+ * a pass counts on every active date, with or without one.
  */
 @ApplicationScoped
 public class StorefrontAvailability {
 
+    private static final String DATES = "SELECT id, active FROM event_dates WHERE event_id = :event ORDER BY id";
+    /** A pass's seats: the guids of the item free on every one of {@code :dates}. */
+    private static final String FREE_PASS_SEATS = "SELECT count(*) FROM (SELECT s.guid FROM seats s"
+            + " WHERE s.event_id = :event AND s.item_id = :item AND s.date_id = ANY(:dates) AND NOT "
+            + SeatHolds.UNAVAILABLE + " GROUP BY s.guid HAVING count(*) = cardinality(:dates)) free";
+
     private final QuotaCounter counter;
     private final InventoryRows rows;
+    private final DatePrices prices;
+    private final Jdbc jdbc;
 
-    StorefrontAvailability(QuotaCounter counter, InventoryRows rows) {
+    StorefrontAvailability(QuotaCounter counter, InventoryRows rows, DatePrices prices, Jdbc jdbc) {
         this.counter = counter;
         this.rows = rows;
+        this.prices = prices;
+        this.jdbc = jdbc;
     }
 
     /** An active item and how many are left: null when nothing limits it. */
@@ -34,52 +54,138 @@ public class StorefrontAvailability {
     }
 
     @Transactional(Transactional.TxType.SUPPORTS)
-    public InventoryViews.EventAvailability of(Event event) {
-        return new InventoryViews.EventAvailability(left(event).stream()
+    public InventoryViews.EventAvailability of(Event event, Long dateId) {
+        return new InventoryViews.EventAvailability(left(event, dateId).stream()
                 .map(left -> new InventoryViews.ItemAvailability(left.item().id, left.available(), left.number()))
                 .toList());
     }
 
-    /** What a ticket page shows, in one read: each active item with its name, price and what is left. */
+    /** What a ticket page shows, in one read: each active item with its name, price (on the date) and what is left. */
     @Transactional(Transactional.TxType.SUPPORTS)
-    public InventoryViews.Catalog catalog(Event event) {
-        return new InventoryViews.Catalog(left(event).stream()
+    public InventoryViews.Catalog catalog(Event event, Long dateId) {
+        Map<Long, String> onDate = dateId == null ? Map.of() : prices.ofDate(dateId);
+        return new InventoryViews.Catalog(left(event, dateId).stream()
                 .map(left -> new InventoryViews.CatalogItem(left.item().id, left.item().name,
-                        left.item().price.toPlainString(), left.item().requiresSeat, left.available(), left.number()))
+                        onDate.getOrDefault(left.item().id, left.item().price.toPlainString()),
+                        left.item().requiresSeat, left.available(), left.number()))
                 .toList());
     }
 
-    private List<Left> left(Event event) {
-        List<Quota> quotas = Quota.<Quota>find(
-                "select distinct q from Quota q left join fetch q.itemIds where q.eventId = ?1", event.id).list();
-        Map<Long, Integer> left = new HashMap<>();
-        for (Quota quota : quotas) {
-            if (!quota.isUnlimited()) {
-                left.put(quota.id, counter.count(quota).leftForSale());
+    private List<Left> left(Event event, Long dateId) {
+        Map<Long, Boolean> dates = new HashMap<>();
+        jdbc.statement(DATES).set("event", event.id).list(row -> dates.put(row.getLong(1), row.getBoolean(2)));
+        if (dateId != null && !dates.containsKey(dateId)) {
+            throw new NotFoundException("date", dateId);
+        }
+        Set<Long> active = new TreeSet<>();
+        dates.forEach((id, on) -> {
+            if (on) {
+                active.add(id);
+            }
+        });
+        List<CountedQuota> quotas = counter.ofEvent(event.id);
+        List<Item> items = Item.listForEvent(event.id);
+        Map<Long, List<InventoryRequests.Bundled>> bundles = rows.bundlesOf(items.stream().map(i -> i.id).toList());
+        Counting counting = new Counting(event, quotas, active, dates.isEmpty());
+        Map<Long, Integer> byItem = new HashMap<>();
+        for (Item item : items) {
+            if (item.active && !bundles.containsKey(item.id)) {
+                byItem.put(item.id, counting.left(item, dateId));
             }
         }
-        Map<Long, Long> freeSeats = rows.freeSeatsByItem(event.id);
-        List<Left> items = new ArrayList<>();
-        for (Item item : Item.listForEvent(event.id)) {
+        List<Left> left = new ArrayList<>();
+        for (Item item : items) {
             if (!item.active) {
                 continue;
             }
-            List<Quota> ofItem = quotas.stream().filter(quota -> quota.itemIds.contains(item.id)).toList();
+            Integer number = byItem.containsKey(item.id) ? byItem.get(item.id) : counting.left(item, dateId);
+            for (InventoryRequests.Bundled bundled : bundles.getOrDefault(item.id, List.of())) {
+                Integer ofBundled = byItem.computeIfAbsent(bundled.itemId(),
+                        id -> Item.<Item>findById(id) == null
+                                ? Integer.valueOf(0)
+                                : counting.left(Item.findById(id),
+                                        dateId));
+                number = ofBundled == null ? number : min(number, ofBundled / bundled.count());
+            }
+            left.add(new Left(item, number));
+        }
+        return left;
+    }
+
+    /** One reading's counts, and what an item has left on a date or, for a pass, on all. */
+    private final class Counting {
+
+        private final Event event;
+        private final List<CountedQuota> quotas;
+        private final Set<Long> active;
+        private final boolean undated;
+        private Map<Long, Map<Long, Long>> freeSeats;
+
+        Counting(Event event, List<CountedQuota> quotas, Set<Long> active, boolean undated) {
+            this.event = event;
+            this.quotas = quotas;
+            this.active = active;
+            this.undated = undated;
+        }
+
+        Integer left(Item item, Long dateId) {
+            if (undated) {
+                return onDates(item, Set.of(), null);
+            }
+            if (item.everyDate) {
+                return active.isEmpty() ? Integer.valueOf(0) : onDates(item, active, active);
+            }
+            if (dateId != null) {
+                return active.contains(dateId) ? onDates(item, Set.of(dateId), null) : Integer.valueOf(0);
+            }
+            Integer best = 0;
+            for (long date : active) {
+                Integer onDate = onDates(item, Set.of(date), null);
+                if (onDate == null) {
+                    return null;
+                }
+                best = Math.max(best, onDate);
+            }
+            return best;
+        }
+
+        /** The least left in the item's quotas of no date and of {@code dates}, and in its free seats there. */
+        private Integer onDates(Item item, Set<Long> dates, Set<Long> passDates) {
+            List<CountedQuota> ofItem = quotas.stream().filter(quota -> quota.itemIds().contains(item.id)
+                    && (quota.dateId() == null || dates.contains(quota.dateId()))).toList();
             Integer number = ofItem.isEmpty() ? Integer.valueOf(0) : null;
-            for (Quota quota : ofItem) {
-                if (!quota.isUnlimited()) {
-                    number = min(number, left.get(quota.id));
+            for (CountedQuota quota : ofItem) {
+                if (quota.isFinite()) {
+                    number = min(number, quota.availability().leftForSale());
                 }
             }
             if (item.requiresSeat) {
-                number = min(number, Math.toIntExact(freeSeats.getOrDefault(item.id, 0L)));
+                number = min(number, Math.toIntExact(passDates != null
+                        ? freePassSeats(item, passDates)
+                        : dates.stream().mapToLong(date -> seatsFree(date).getOrDefault(item.id, 0L)).sum()
+                                + (dates.isEmpty() ? seatsFree(null).getOrDefault(item.id, 0L) : 0)));
             }
-            items.add(new Left(item, number));
+            return number;
         }
-        return items;
+
+        private Map<Long, Long> seatsFree(Long date) {
+            if (freeSeats == null) {
+                freeSeats = new HashMap<>();
+            }
+            return freeSeats.computeIfAbsent(date == null ? 0L : date, key -> rows.freeSeatsByItem(event.id, date));
+        }
+
+        private long freePassSeats(Item item, Set<Long> dates) {
+            return jdbc.statement(FREE_PASS_SEATS).set("event", event.id).set("item", item.id)
+                    .set("dates", dates.toArray(Long[]::new)).set("own", new Long[0]).set("vouchers", new Long[0])
+                    .list(row -> row.getLong(1)).get(0);
+        }
     }
 
-    private static Integer min(Integer current, int candidate) {
+    private static Integer min(Integer current, Integer candidate) {
+        if (candidate == null) {
+            return current;
+        }
         return current == null ? candidate : Math.min(current, candidate);
     }
 }

@@ -47,6 +47,10 @@ public class Voucher extends EventOwnedEntity {
     @Column(name = "block_quota")
     public boolean blockQuota;
 
+    /** The one date of the event this voucher is valid on (contract section 10); null: any. Never changes. */
+    @Column(name = "date_id", updatable = false)
+    public Long dateId;
+
     public static Optional<Voucher> findByCode(long eventId, String code) {
         return find("eventId = ?1 and lower(code) = lower(?2)", eventId, code).firstResultOptional();
     }

@@ -27,8 +27,11 @@ public class VoucherService {
     private final InventoryRows rows;
     private final Clock clock;
     private final FreedCapacity freed;
+    private final DatePrices dates;
 
-    VoucherService(CapacityGuard reservations, InventoryRows rows, Clock clock, FreedCapacity freed) {
+    VoucherService(CapacityGuard reservations, InventoryRows rows, Clock clock, FreedCapacity freed,
+            DatePrices dates) {
+        this.dates = dates;
         this.freed = freed;
         this.clock = clock;
         this.reservations = reservations;
@@ -48,6 +51,10 @@ public class VoucherService {
         voucher.blockQuota = Boolean.TRUE.equals(request.blockQuota());
         voucher.itemId = request.itemId();
         voucher.quotaId = request.quotaId();
+        voucher.dateId = request.dateId();
+        if (voucher.dateId != null) {
+            dates.requireDatesOf(event.id, List.of(voucher.dateId));
+        }
         if (voucher.itemId != null && voucher.quotaId != null) {
             throw new ValidationException("quota_id", "a voucher is restricted to an item or a quota, not both");
         }
@@ -147,9 +154,13 @@ public class VoucherService {
         return valid && redeemed < maxUsages;
     }
 
-    /** A seat-bound voucher is for the seat's item; a different item_id could never be used. */
+    /**
+     * A seat-bound voucher is for the seat's item, and in an event with dates for the seat of its date; a different
+     * item_id could never be used.
+     */
     private static Seat seat(Event event, Voucher voucher, String guid) {
-        Seat seat = Seat.findByGuid(event.id, guid).orElseThrow(() -> new NotFoundException("seat", guid));
+        Seat seat = Seat.findByGuid(event.id, voucher.dateId, guid)
+                .orElseThrow(() -> new NotFoundException("seat", guid));
         if (voucher.itemId != null && voucher.itemId != seat.itemId) {
             throw new ValidationException("item_id", "seat " + guid + " is sold as item " + seat.itemId);
         }

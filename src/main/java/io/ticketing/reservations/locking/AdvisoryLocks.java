@@ -2,8 +2,13 @@ package io.ticketing.reservations.locking;
 
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -28,10 +33,12 @@ import io.ticketing.reservations.jdbc.Jdbc;
  * availability, with every object the transaction makes less available: each finite quota whose usage
  * grows, each voucher whose usage grows, each seat it takes. A second call, a call outside a durable
  * transaction, or one inside a transaction begun within it fails with {@link IllegalStateException}.</li>
- * <li>Freeing capacity and reading take no lock. A change that cannot know what it touches passes more
- * than {@value #MAX_EXCLUSIVE_OBJECTS} objects, or calls {@link #lockEvent}.</li>
- * <li>The objects are locked exclusively and their event shared; with more than
- * {@value #MAX_EXCLUSIVE_OBJECTS} distinct objects only the event is locked, exclusively.</li>
+ * <li>Freeing capacity and reading take no lock. A change that cannot know what it touches calls
+ * {@link #lockEvent}, or {@link #lockDateThen} when all it can touch belongs to one date of the event.</li>
+ * <li>The objects are locked exclusively, their event and their dates (contract section 10) shared; with more than
+ * {@value #MAX_EXCLUSIVE_OBJECTS} distinct objects only their scope is locked, exclusively: their one date, or else
+ * the event. Each object says its date ({@link LockTarget#date}); the call answers what it holds ({@link Held}), and a
+ * flow counts only what that covers.</li>
  * <li>All keys are taken in ascending order by one statement, so no two transactions can deadlock.</li>
  * <li>The whole acquisition waits at most {@code lock.timeout} from the request's arrival at {@link EventGate}
  * (which endpoints marked {@link TakesLocks} pass); then {@link LockTimeoutException}
@@ -81,41 +88,112 @@ public class AdvisoryLocks {
                 .register(meters);
     }
 
-    /** Locks {@code objects} exclusively and their event shared (or the event alone, exclusively, above 20). */
-    public void lockObjects(long eventId, Collection<LockTarget> objects) {
-        lockObjectsThen(eventId, objects, jdbc.roundTrip());
+    /** Locks {@code objects} exclusively and their event and dates shared (see {@link #lockObjectsThen}). */
+    public Held lockObjects(long eventId, Collection<LockTarget> objects) {
+        return lockObjectsThen(eventId, List.of(), objects, jdbc.roundTrip());
     }
 
     /**
-     * {@link #lockObjects}, then the queries of {@code then} in the same round trip, each a statement of its own
-     * that sees what the previous holder committed. If the locks time out, none of them runs.
+     * Locks {@code objects} exclusively, their event shared, and shared each date of {@code dates} and of the objects
+     * (contract sections 2 and 10), then sends the queries of {@code then} in the same round trip, each a statement of
+     * its own that sees what the previous holder committed. With more than {@value #MAX_EXCLUSIVE_OBJECTS} objects
+     * it locks their scope exclusively instead: their date, when all but at most {@value #MAX_EXCLUSIVE_OBJECTS}
+     * belong to that one date (those of the whole event, a buyer say, are then locked each), else the event. If the
+     * locks time out, none of the queries runs.
      */
-    public void lockObjectsThen(long eventId, Collection<LockTarget> objects, Jdbc.RoundTrip then) {
-        long[] objectKeys = objects.stream().mapToLong(LockTarget::key).distinct().toArray();
-        long eventKey = LockTarget.event(eventId).key();
-        if (objectKeys.length > MAX_EXCLUSIVE_OBJECTS) {
-            acquire(new Long[]{eventKey}, new Boolean[]{false}, objectKeys.length, then);
-            return;
+    public Held lockObjectsThen(long eventId, Collection<Long> dates, Collection<LockTarget> objects,
+            Jdbc.RoundTrip then) {
+        Set<LockTarget> exclusive = new HashSet<>(objects);
+        Set<Long> touched = new TreeSet<>(dates);
+        exclusive.forEach(object -> {
+            if (object.date() != null) {
+                touched.add(object.date());
+            }
+        });
+        if (exclusive.size() <= MAX_EXCLUSIVE_OBJECTS) {
+            Keys keys = new Keys().shared(LockTarget.event(eventId));
+            touched.forEach(date -> keys.shared(LockTarget.date(date)));
+            exclusive.forEach(keys::exclusive);
+            acquire(keys, exclusive.size(), then);
+            return new Held(false, null, exclusive);
         }
-        Long[] keys = new Long[objectKeys.length + 1];
-        Boolean[] shared = new Boolean[objectKeys.length + 1];
-        keys[0] = eventKey;
-        shared[0] = true;
-        for (int i = 0; i < objectKeys.length; i++) {
-            keys[i + 1] = objectKeys[i];
-            shared[i + 1] = false;
+        if (touched.size() == 1) {
+            return lockDateThen(eventId, touched.iterator().next(), exclusive, then);
         }
-        acquire(keys, shared, objectKeys.length, then);
+        return lockEventThen(eventId, then);
     }
 
     /** Locks the whole event exclusively: for changes that cannot tell which objects they touch. */
-    public void lockEvent(long eventId) {
-        lockEventThen(eventId, jdbc.roundTrip());
+    public Held lockEvent(long eventId) {
+        return lockEventThen(eventId, jdbc.roundTrip());
     }
 
     /** {@link #lockEvent}, then the queries of {@code then} in the same round trip, as in {@link #lockObjectsThen}. */
-    public void lockEventThen(long eventId, Jdbc.RoundTrip then) {
-        acquire(new Long[]{LockTarget.event(eventId).key()}, new Boolean[]{false}, 0, then);
+    public Held lockEventThen(long eventId, Jdbc.RoundTrip then) {
+        acquire(new Keys().exclusive(LockTarget.event(eventId)), 0, then);
+        return new Held(true, null, Set.of());
+    }
+
+    /** Locks one date of the event exclusively and the event shared: for changes that cannot tell what they touch. */
+    public Held lockDate(long eventId, long dateId) {
+        return lockDateThen(eventId, dateId, List.of(), jdbc.roundTrip());
+    }
+
+    /**
+     * Locks one date of the event exclusively, for a change that cannot tell which of its objects it touches (best
+     * available seats on one screening), the event shared, and of {@code objects} those of no date exclusively; then
+     * the queries of {@code then}. No other date waits for it. With more than {@value #MAX_EXCLUSIVE_OBJECTS} objects
+     * of no date it locks the event exclusively instead.
+     */
+    public Held lockDateThen(long eventId, long dateId, Collection<LockTarget> objects, Jdbc.RoundTrip then) {
+        Set<LockTarget> outside = new HashSet<>();
+        objects.stream().filter(object -> object.date() == null || object.date() != dateId).forEach(outside::add);
+        if (outside.size() > MAX_EXCLUSIVE_OBJECTS || outside.stream().anyMatch(object -> object.date() != null)) {
+            return lockEventThen(eventId, then);
+        }
+        Keys keys = new Keys().shared(LockTarget.event(eventId)).exclusive(LockTarget.date(dateId));
+        outside.forEach(keys::exclusive);
+        acquire(keys, outside.size(), then);
+        return new Held(false, dateId, outside);
+    }
+
+    /**
+     * What one transaction's lock call holds. An object is covered by its own lock, by its date's exclusive lock, or
+     * by the event's: a flow counts only what it holds.
+     */
+    public record Held(boolean eventExclusive, Long dateExclusive, Set<LockTarget> objects) {
+
+        public boolean covers(LockTarget object) {
+            return eventExclusive || objects.contains(object)
+                    || dateExclusive != null && dateExclusive.equals(object.date());
+        }
+
+        public boolean coversAll(Collection<LockTarget> needed) {
+            return needed.stream().allMatch(this::covers);
+        }
+    }
+
+    /** The keys of one lock call, each shared or exclusive; the statement sorts them. */
+    private static final class Keys {
+
+        private final List<Long> keys = new ArrayList<>();
+        private final List<Boolean> shared = new ArrayList<>();
+
+        Keys shared(LockTarget target) {
+            keys.add(target.key());
+            shared.add(true);
+            return this;
+        }
+
+        Keys exclusive(LockTarget target) {
+            keys.add(target.key());
+            shared.add(false);
+            return this;
+        }
+
+        boolean eventExclusive() {
+            return !shared.get(0);
+        }
     }
 
     /**
@@ -124,14 +202,16 @@ public class AdvisoryLocks {
      * number of objects asked for, whether the event was locked exclusively, the time already spent at the gate
      * and the wait here.
      */
-    private void acquire(Long[] keys, Boolean[] shared, int objects, Jdbc.RoundTrip then) {
+    private void acquire(Keys lockKeys, int objects, Jdbc.RoundTrip then) {
+        Long[] keys = lockKeys.keys.toArray(Long[]::new);
+        Boolean[] shared = lockKeys.shared.toArray(Boolean[]::new);
         claimTransaction();
         Duration budget = budget();
         // Only inside a traced request: a span nobody records would cost every sale its building for nothing.
         Span span = Span.current().isRecording()
                 ? tracer.spanBuilder("inventory.lock.acquire")
                         .setAttribute("inventory.lock.objects", objects)
-                        .setAttribute("inventory.lock.event_exclusive", !shared[0])
+                        .setAttribute("inventory.lock.event_exclusive", lockKeys.eventExclusive())
                         .setAttribute("inventory.lock.gate_wait_ms", config.timeout().minus(budget).toMillis())
                         .startSpan()
                 : Span.getInvalid();

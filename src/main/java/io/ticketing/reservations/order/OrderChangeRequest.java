@@ -18,8 +18,9 @@ public record OrderChangeRequest(@NotNull @Size(min = 1, max = 50) List<@Valid @
 
     /**
      * One operation: {@code change_seat} ({@code position_id}, {@code seat_guid}), {@code change_item}
-     * ({@code position_id}, {@code item_id}), {@code add} ({@code item_id}, {@code seat_guid?}, {@code voucher_code?})
-     * or {@code cancel_position} ({@code position_id}). Fields an operation does not take must be absent.
+     * ({@code position_id}, {@code item_id}), {@code add} ({@code item_id}, {@code seat_guid?}, {@code voucher_code?},
+     * {@code date_id?}) or {@code cancel_position} ({@code position_id}). Fields an operation does not take must be
+     * absent. A changed position keeps its date; a new one names its date in an event with dates.
      */
     public record Operation(
             @Schema(enumeration = {
@@ -28,7 +29,8 @@ public record OrderChangeRequest(@NotNull @Size(min = 1, max = 50) List<@Valid @
             @Schema(nullable = true) @Positive Long positionId,
             @Schema(nullable = true) @Positive Long itemId,
             @Schema(nullable = true) @Size(min = 1, max = 100) String seatGuid,
-            @Schema(nullable = true) @Size(min = 1, max = 100) String voucherCode){
+            @Schema(nullable = true) @Size(min = 1, max = 100) String voucherCode,
+            @Schema(nullable = true, description = "add: the date of an event with dates") @Positive Long dateId){
 
         enum Kind {
             CHANGE_SEAT, CHANGE_ITEM, ADD, CANCEL_POSITION
@@ -45,6 +47,7 @@ public record OrderChangeRequest(@NotNull @Size(min = 1, max = 50) List<@Valid @
             require(index, "item_id", itemId != null, item);
             require(index, "seat_guid", seatGuid != null, seat, kind == Kind.CHANGE_SEAT);
             require(index, "voucher_code", voucherCode != null, voucher, false);
+            require(index, "date_id", dateId != null, kind == Kind.ADD, false);
             return kind;
         }
 

@@ -2,9 +2,12 @@ package io.ticketing.reservations.order;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -59,30 +62,51 @@ public class OrderChanges {
         Map<Long, Changed> kept = new LinkedHashMap<>();
         order.positions().forEach(position -> kept.put(position.id(),
                 new Changed(position.id(), position.claim(), position.price())));
+        Set<Long> inBundles = new HashSet<>();
+        order.positions().forEach(position -> {
+            if (position.bundledIn() != null) {
+                inBundles.add(position.id());
+                inBundles.add(position.bundledIn());
+            }
+        });
         List<Changed> added = new ArrayList<>();
         List<Long> touched = new ArrayList<>();
         for (int i = 0; i < request.operations().size(); i++) {
             OrderChangeRequest.Operation op = request.operations().get(i);
             switch (op.kind(i)) {
                 case CHANGE_SEAT -> {
-                    Changed position = position(kept, op);
-                    Seat seat = seat(event, op.seatGuid());
+                    Changed position = unbundled(kept, op, inBundles, order);
+                    Claim claim = position.claim();
+                    Seat seat = seat(event, claim.dateId(), op.seatGuid());
                     kept.put(position.id(), new Changed(position.id(),
-                            new Claim(position.claim().itemId(), seat.id, position.claim().voucherId()),
-                            position.price()));
+                            Claim.of(claim.itemId(), seat.id, claim.voucherId(), claim.dateId()), position.price()));
                     touched.add(position.id());
                 }
                 case CHANGE_ITEM -> {
-                    Changed position = position(kept, op);
+                    Changed position = unbundled(kept, op, inBundles, order);
+                    Claim claim = position.claim();
                     kept.put(position.id(), new Changed(position.id(),
-                            new Claim(op.itemId(), position.claim().seatId(), position.claim().voucherId()), null));
+                            new Claim(op.itemId(), claim.seatId(), claim.voucherId(), claim.dateId(),
+                                    claim.passSeatGuid(), null),
+                            null));
                     touched.add(position.id());
                 }
-                case ADD -> added.add(new Changed(null, new Claim(op.itemId(),
-                        op.seatGuid() == null ? null : seat(event, op.seatGuid()).id,
-                        op.voucherCode() == null ? null : voucher(event, op.voucherCode()).id), null));
+                case ADD -> added.add(new Changed(null, Claim.of(op.itemId(),
+                        op.seatGuid() == null ? null : seat(event, op.dateId(), op.seatGuid()).id,
+                        op.voucherCode() == null ? null : voucher(event, op.voucherCode()).id, op.dateId()), null));
                 case CANCEL_POSITION -> {
                     position(kept, op);
+                    OrderPosition canceled = order.positions().stream()
+                            .filter(position -> position.id() == op.positionId()).findFirst().orElseThrow();
+                    if (canceled.bundledIn() != null) {
+                        throw ReservationConflict.bundled(canceled.id(), canceled.bundledIn());
+                    }
+                    // A bundle's position leaves with what it brought (contract section 10).
+                    order.positions().stream().filter(position -> Objects.equals(position.bundledIn(),
+                            canceled.id())).forEach(brought -> {
+                                kept.remove(brought.id());
+                                touched.add(brought.id());
+                            });
                     kept.remove(op.positionId());
                     touched.add(op.positionId());
                 }
@@ -102,16 +126,31 @@ public class OrderChanges {
 
         rows.deletePositions(order.order().id(), leaving);
         rows.giveBack(canceled);
-        reservations.reserveChange(event.id, order.order().buyer(),
-                written.stream().map(Changed::claim).toList(), freedClaims,
-                rows.writePositions(order.order().id(), written.stream().map(Changed::id).toList(),
-                        written.stream().map(Changed::claim).toList(),
+        List<Changed> changed = written.subList(0, written.size() - added.size());
+        reservations.reserveChange(event.id, order.order().buyer(), changed.stream().map(Changed::claim).toList(),
+                added.stream().map(Changed::claim).toList(), freedClaims,
+                claims -> rows.writePositions(order.order().id(), written.stream().map(Changed::id).toList(), claims,
                         written.stream().map(Changed::price).toList()));
         rows.redeemClaims(added.stream().map(Changed::claim).toList());
         if (!leaving.isEmpty()) {
             freed.of(event);
         }
         return rows.newVersion(event.id, order);
+    }
+
+    /**
+     * A position that is neither a bundle's nor what a bundle brought: those change only whole, by canceling the
+     * bundle's position (contract section 10).
+     */
+    private static Changed unbundled(Map<Long, Changed> kept, OrderChangeRequest.Operation op, Set<Long> inBundles,
+            Contents order) {
+        Changed position = position(kept, op);
+        if (inBundles.contains(position.id())) {
+            OrderPosition held = order.positions().stream().filter(p -> p.id() == position.id()).findFirst()
+                    .orElseThrow();
+            throw ReservationConflict.bundled(held.id(), held.bundledIn() == null ? held.id() : held.bundledIn());
+        }
+        return position;
     }
 
     private static Changed position(Map<Long, Changed> kept, OrderChangeRequest.Operation op) {
@@ -122,8 +161,8 @@ public class OrderChanges {
         return position;
     }
 
-    private static Seat seat(Event event, String guid) {
-        return Seat.findByGuid(event.id, guid).orElseThrow(() -> new NotFoundException("seat", guid));
+    private static Seat seat(Event event, Long dateId, String guid) {
+        return Seat.findByGuid(event.id, dateId, guid).orElseThrow(() -> new NotFoundException("seat", guid));
     }
 
     private static Voucher voucher(Event event, String code) {

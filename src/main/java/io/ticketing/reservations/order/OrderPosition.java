@@ -4,8 +4,10 @@ import java.math.BigDecimal;
 
 import io.ticketing.reservations.reservation.HeldPosition;
 
-/** One sold ticket: the item, seat, voucher and price it had when the order was placed. */
-public record OrderPosition(long id, long itemId, Long seatId, Long voucherId, BigDecimal price, long orderId)
-        implements
-            HeldPosition {
+/**
+ * One sold ticket: the item, seat, voucher and price it had when the order was placed, its date, and the bundle
+ * position it came with.
+ */
+public record OrderPosition(long id, long itemId, Long seatId, Long voucherId, BigDecimal price, long orderId,
+        Long dateId, String passSeatGuid, Long bundledIn) implements HeldPosition {
 }

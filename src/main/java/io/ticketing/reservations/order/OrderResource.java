@@ -106,7 +106,8 @@ public class OrderResource {
 
     @Operation(operationId = "changeOrder", summary = "Change a pending or paid order's positions, all or nothing", description = "Operations in order: `change_seat` (position_id, seat_guid), `change_item` (position_id, item_id), `add` (item_id, seat_guid?, voucher_code?) and `cancel_position` (position_id; never the last one). What the order gives up is freed at once; only what it consumes more of is locked and checked. A changed position keeps its id, and its price unless its item changes.")
     @APIResponseSchema(value = OrderView.class, responseCode = "200", responseDescription = "The order as changed, with its new total and version")
-    @APIResponse(responseCode = "409", description = "What the change needs is not free, or the order is not pending or paid.", extensions = @Extension(name = ApiDocs.CODES, value = ApiDocs.SOLD_OUT
+    @APIResponse(responseCode = "409", description = "What the change needs is not free, the order is not pending or paid, or a position of a bundle was to change alone.", extensions = @Extension(name = ApiDocs.CODES, value = ApiDocs.SOLD_OUT
+            + " position_bundled"
             + " order_state"))
     @TakesLocks
     @POST

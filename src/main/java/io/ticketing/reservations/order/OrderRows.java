@@ -25,26 +25,51 @@ public class OrderRows {
 
     private static final String ORDER_COLUMNS = "id, event_id, code, email, status, expires, created_at, version,"
             + " buyer";
-    private static final String POSITION_COLUMNS = "id, item_id, seat_id, voucher_id, price, order_id";
+    private static final String POSITION_COLUMNS = "id, item_id, seat_id, voucher_id, price, order_id, date_id,"
+            + " pass_seat_guid, bundled_in";
 
-    /**
-     * The orders and their positions, copied from their carts under the carts' row locks, in one statement for a
-     * whole batch of checkouts: the positions in item order, so their ids follow it and the sales counters' rows
-     * are taken in one ordered pass, as by every other flow (several statements, one an order, could deadlock with
-     * them). Returns the positions, each with its order's code.
-     */
-    private static final String PLACE_EACH = """
+    /** The orders of a batch of checkouts, inserted in the order they came: the start of both statements below. */
+    private static final String PLACING = """
             WITH wanted AS (
               SELECT * FROM unnest(:codes, :emails, :buyers, :carts) WITH ORDINALITY AS w (code, email, buyer, cart_id, n)),
             placed AS (
               INSERT INTO orders (event_id, code, email, status, expires, created_at, buyer)
               SELECT :event, code, email, 'pending', :expires, :created, buyer FROM wanted ORDER BY n
               RETURNING id, code),
+            """;
+    /**
+     * The orders and their positions, copied from their carts under the carts' row locks, in one statement for a
+     * whole batch of checkouts: the positions in item order, so their ids follow it and the sales counters' rows
+     * are taken in one ordered pass, as by every other flow (several statements, one an order, could deadlock with
+     * them). Returns the positions, each with its order's code.
+     */
+    private static final String PLACE_EACH = PLACING + """
             sold AS (
-              INSERT INTO order_positions (order_id, item_id, seat_id, voucher_id, price)
-              SELECT placed.id, c.item_id, c.seat_id, c.voucher_id, c.price
+              INSERT INTO order_positions (order_id, item_id, seat_id, voucher_id, price, date_id, pass_seat_guid)
+              SELECT placed.id, c.item_id, c.seat_id, c.voucher_id, c.price, c.date_id, c.pass_seat_guid
               FROM placed JOIN wanted w ON w.code = placed.code JOIN cart_positions c ON c.cart_id = w.cart_id
               ORDER BY c.item_id, c.id
+              RETURNING\s"""
+            + POSITION_COLUMNS + """
+                    )
+                    SELECT sold.*, placed.code FROM sold JOIN placed ON placed.id = sold.order_id""";
+    /**
+     * {@link #PLACE_EACH} for carts with bundles (contract section 10): each position draws its id first, so that what
+     * a bundle brought points at the bundle's order position, in the same statement.
+     */
+    private static final String PLACE_EACH_BUNDLED = PLACING + """
+            moving AS (
+              SELECT m.*, nextval(pg_get_serial_sequence('order_positions', 'id')) AS new_id FROM (
+                SELECT placed.id AS order_id, c.id AS held_id, c.item_id, c.seat_id, c.voucher_id, c.price, c.date_id,
+                  c.pass_seat_guid, c.bundled_in
+                FROM placed JOIN wanted w ON w.code = placed.code JOIN cart_positions c ON c.cart_id = w.cart_id
+                ORDER BY c.item_id, c.id) m),
+            sold AS (
+              INSERT INTO order_positions (id, order_id, item_id, seat_id, voucher_id, price, date_id, pass_seat_guid,
+                bundled_in) OVERRIDING SYSTEM VALUE
+              SELECT m.new_id, m.order_id, m.item_id, m.seat_id, m.voucher_id, m.price, m.date_id, m.pass_seat_guid,
+                bundle.new_id
+              FROM moving m LEFT JOIN moving bundle ON bundle.held_id = m.bundled_in ORDER BY m.new_id
               RETURNING\s"""
             + POSITION_COLUMNS + """
                     )
@@ -74,11 +99,18 @@ public class OrderRows {
      * takes its item's. In item order, so the sales counters' rows are taken in one ordered pass.
      */
     private static final String WRITE_POSITIONS = """
-            INSERT INTO order_positions (id, order_id, item_id, seat_id, voucher_id, price) OVERRIDING SYSTEM VALUE
-            SELECT coalesce(c.id, nextval(pg_get_serial_sequence('order_positions', 'id'))), :order, c.item_id,
-                   c.seat_id, c.voucher_id, coalesce(c.price, i.price)
-            FROM unnest(:ids, :items, :seats, :vouchers, :prices) WITH ORDINALITY AS c (id, item_id, seat_id, voucher_id, price, n)
-            JOIN items i ON i.id = c.item_id ORDER BY c.item_id, c.n
+            WITH c AS (
+              SELECT c.*, coalesce(c.id, nextval(pg_get_serial_sequence('order_positions', 'id'))) AS new_id
+              FROM unnest(:ids, :items, :seats, :vouchers, :prices, :dates, :guids, :parents) WITH ORDINALITY
+                AS c (id, item_id, seat_id, voucher_id, price, date_id, pass_seat_guid, parent, n))
+            INSERT INTO order_positions (id, order_id, item_id, seat_id, voucher_id, price, date_id, pass_seat_guid,
+              bundled_in) OVERRIDING SYSTEM VALUE
+            SELECT c.new_id, :order, c.item_id, c.seat_id, c.voucher_id,
+                   CASE WHEN c.parent IS NULL THEN coalesce(c.price, dp.price, i.price) ELSE 0 END, c.date_id,
+                   c.pass_seat_guid, p.new_id
+            FROM c JOIN items i ON i.id = c.item_id
+            LEFT JOIN item_date_prices dp ON dp.date_id = c.date_id AND dp.item_id = c.item_id
+            LEFT JOIN c p ON p.n = c.parent + 1 ORDER BY c.item_id, c.n
             RETURNING id""";
     /** An order change frees first: the positions it cancels or changes leave (and the counters with them). */
     private static final String DELETE_POSITIONS = """
@@ -131,24 +163,30 @@ public class OrderRows {
     }
 
     /** The cart's positions become the order's; the cart is gone. One round trip. */
-    Contents place(long eventId, String code, String email, Instant expires, Instant created, Cart cart) {
-        return placeEach(eventId, List.of(new NewOrder(code, email, cart)), expires, created).get(0);
+    Contents place(long eventId, String code, String email, Instant expires, Instant created, Cart cart,
+            boolean bundled) {
+        return placeEach(eventId, List.of(new NewOrder(code, email, cart)), expires, created, bundled).get(0);
     }
 
     /** An order to place from a locked cart. */
     record NewOrder(String code, String email, Cart cart) {
     }
 
-    /** The orders of {@code orders}, placed and their carts removed in one round trip; in the same order. */
-    List<Contents> placeEach(long eventId, List<NewOrder> orders, Instant expires, Instant created) {
+    /**
+     * The orders of {@code orders}, placed and their carts removed in one round trip; in the same order.
+     * {@code bundled}: whether any of the carts holds what a bundle brought.
+     */
+    List<Contents> placeEach(long eventId, List<NewOrder> orders, Instant expires, Instant created,
+            boolean bundled) {
         String[] codes = orders.stream().map(NewOrder::code).toArray(String[]::new);
         String[] carts = orders.stream().map(order -> order.cart().id()).toArray(String[]::new);
         Jdbc.RoundTrip writes = jdbc.roundTrip();
-        Jdbc.Rows<Map.Entry<String, OrderPosition>> sold = writes.add(jdbc.statement(PLACE_EACH).set("event", eventId)
+        Jdbc.Rows<Map.Entry<String, OrderPosition>> sold = writes.add(jdbc
+                .statement(bundled ? PLACE_EACH_BUNDLED : PLACE_EACH).set("event", eventId)
                 .set("codes", codes).set("emails", orders.stream().map(NewOrder::email).toArray(String[]::new))
                 .set("buyers", orders.stream().map(order -> order.cart().buyer()).toArray(String[]::new))
                 .set("carts", carts).set("expires", expires).set("created", created)
-                .reading(row -> Map.entry(row.getString(7), position(row))));
+                .reading(row -> Map.entry(row.getString(10), position(row))));
         writes.add(jdbc.statement(DELETE_CART_POSITIONS).set("carts", carts));
         writes.add(jdbc.statement(DELETE_CARTS).set("carts", carts));
         writes.send();
@@ -197,13 +235,25 @@ public class OrderRows {
         jdbc.statement(DELETE_POSITIONS).set("order", orderId).set("ids", positionIds.toArray(Long[]::new)).update();
     }
 
-    /** The write an order change sends with its locks and checks: its new and changed positions. */
+    /**
+     * The write an order change sends with its locks and checks: its new and changed positions. {@code ids} and
+     * {@code prices} may be shorter than {@code claims}: what a bundle brought is new, at no price of its own.
+     */
     Jdbc.Query<Long> writePositions(long orderId, List<Long> ids, List<Claim> claims, List<BigDecimal> prices) {
-        return jdbc.statement(WRITE_POSITIONS).set("order", orderId).set("ids", ids.toArray(Long[]::new))
+        Long[] allIds = new Long[claims.size()];
+        BigDecimal[] allPrices = new BigDecimal[claims.size()];
+        for (int i = 0; i < ids.size(); i++) {
+            allIds[i] = ids.get(i);
+            allPrices[i] = prices.get(i);
+        }
+        return jdbc.statement(WRITE_POSITIONS).set("order", orderId).set("ids", allIds)
                 .set("items", claims.stream().map(Claim::itemId).toArray(Long[]::new))
                 .set("seats", claims.stream().map(Claim::seatId).toArray(Long[]::new))
                 .set("vouchers", claims.stream().map(Claim::voucherId).toArray(Long[]::new))
-                .set("prices", prices.toArray(BigDecimal[]::new)).reading(row -> row.getLong(1));
+                .set("dates", claims.stream().map(Claim::dateId).toArray(Long[]::new))
+                .set("guids", claims.stream().map(Claim::passSeatGuid).toArray(String[]::new))
+                .set("parents", claims.stream().map(Claim::bundledIn).toArray(Integer[]::new))
+                .set("prices", allPrices).reading(row -> row.getLong(1));
     }
 
     /** The order in its new version, with its positions as they are now. */
@@ -280,6 +330,7 @@ public class OrderRows {
 
     private static OrderPosition position(ResultSet row) throws SQLException {
         return new OrderPosition(row.getLong(1), row.getLong(2), Jdbc.nullableLong(row, 3), Jdbc.nullableLong(row, 4),
-                row.getBigDecimal(5), row.getLong(6));
+                row.getBigDecimal(5), row.getLong(6), Jdbc.nullableLong(row, 7), row.getString(8),
+                Jdbc.nullableLong(row, 9));
     }
 }

@@ -110,7 +110,9 @@ public class OrderService {
         }
         rows.redeem(placing.stream().flatMap(order -> locked.get(order.cart().id()).positions().stream()).toList());
         Iterator<Contents> placed = rows.placeEach(event.id, placing, deadlines.inSeconds(event.paymentTermSeconds),
-                now.truncatedTo(ChronoUnit.MICROS)).iterator();
+                now.truncatedTo(ChronoUnit.MICROS), placing.stream().anyMatch(order -> bundled(
+                        locked.get(order.cart().id()))))
+                .iterator();
         for (int i = 0; i < outcomes.size(); i++) {
             ClaimBatches.Outcome<Contents> outcome = outcomes.get(i);
             if (outcome != null && outcome.refusal() == null) {
@@ -135,7 +137,7 @@ public class OrderService {
         // and the cart's removal go in one round trip.
         Contents placed = rows.place(event.id, RandomIds.next(), request.email().strip(),
                 deadlines.inSeconds(event.paymentTermSeconds), deadlines.now().truncatedTo(ChronoUnit.MICROS),
-                cart.cart());
+                cart.cart(), bundled(cart));
         happened(event, placed, "placed");
         return placed;
     }
@@ -194,7 +196,7 @@ public class OrderService {
         return new OrderView(order.code(), order.status().value(), order.email(), order.buyer(), event.currency,
                 labels.total().toPlainString(), order.expires(), order.createdAt(),
                 positions.stream().map(p -> new OrderView.Position(p.id(), p.itemId(), labels.seatGuid(p),
-                        labels.voucherCode(p), p.price().toPlainString())).toList(),
+                        labels.voucherCode(p), p.price().toPlainString(), p.dateId(), p.bundledIn())).toList(),
                 order.version());
     }
 
@@ -214,6 +216,11 @@ public class OrderService {
     private void happened(Event event, Contents order, String outcome) {
         meters.counter("inventory.orders", "outcome", outcome).increment();
         webhooks.publish("order." + outcome, () -> view(event, order));
+    }
+
+    /** Whether the cart holds what a bundle brought, whose order position must point at its bundle's. */
+    private static boolean bundled(CartRows.Contents cart) {
+        return cart.positions().stream().anyMatch(position -> position.bundledIn() != null);
     }
 
     private static ApiException cartEmpty(CartRows.Contents cart) {

@@ -9,8 +9,9 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 public record OrderView(String code, String status, String email, @Schema(nullable = true) String buyer,
         String currency, String total, Instant expires, Instant createdAt, List<Position> positions, long version) {
 
+    /** {@code date_id} and {@code bundled_in} as in a cart's positions. */
     public record Position(long id, long itemId, @Schema(nullable = true) String seatGuid,
             @Schema(nullable = true) String voucherCode,
-            String price) {
+            String price, @Schema(nullable = true) Long dateId, @Schema(nullable = true) Long bundledIn) {
     }
 }

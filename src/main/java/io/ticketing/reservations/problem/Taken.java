@@ -20,7 +20,8 @@ public final class Taken extends ApiException {
             "events_slug_key", () -> new Taken(SLUG, "An event with this slug exists."),
             "vouchers_event_code", () -> new Taken(VOUCHER_CODE,
                     "A voucher with this code exists in this event (codes ignore case)."),
-            "seats_event_id_guid_key", () -> new Taken(SEAT, "A seat of this request exists already."),
+            "seats_event_guid", () -> new Taken(SEAT, "A seat of this request exists already."),
+            "seats_date_guid", () -> new Taken(SEAT, "A seat of this request exists already on its date."),
             "waiting_list_entries_item_email", () -> new Taken("already_waiting",
                     "This email waits for this item already, or holds its offer."));
 

@@ -58,22 +58,22 @@ public class AdminReservations implements CapacityGuard {
                     ? blockedBy(voucher).stream().filter(CountedQuota::isFinite).toList()
                     : List.of();
             Set<LockTarget> locked = new HashSet<>();
-            quotas.forEach(quota -> locked.add(LockTarget.quota(quota.id())));
+            quotas.forEach(quota -> locked.add(quota.lockTarget()));
             if (change.takesSeat()) {
-                locked.add(LockTarget.seat(seat.id));
+                locked.add(LockTarget.seat(seat.id, seat.dateId));
             }
             if (change.lowersUses()) {
-                locked.add(LockTarget.voucher(voucher.id));
+                locked.add(LockTarget.voucher(voucher.id, voucher.dateId));
             }
             if (locked.isEmpty()) {
                 return null;
             }
-            locks.lockObjects(voucher.eventId, locked);
+            AdvisoryLocks.Held held = locks.lockObjects(voucher.eventId, locked);
             // Counted again under the locks: the first count only chose what to lock.
             List<CountedQuota> counted = growth > 0
                     ? blockedBy(voucher).stream().filter(CountedQuota::isFinite).toList()
                     : List.of();
-            reservations.requireLocked(counted.stream().map(quota -> LockTarget.quota(quota.id())).toList(), locked);
+            reservations.requireLocked(counted.stream().map(CountedQuota::lockTarget).toList(), held);
             for (CountedQuota quota : counted) {
                 // A voucher that did not block had its live holds counted as carts: blocking, it counts them instead.
                 long grows = change.blockingAfter() - (change.blockingBefore() > 0
@@ -103,7 +103,7 @@ public class AdminReservations implements CapacityGuard {
     @Override
     public void reserveForBlocking(Seat seat) {
         reservations.countingRefusals(() -> {
-            locks.lockObjects(seat.eventId, Set.of(LockTarget.seat(seat.id)));
+            locks.lockObjects(seat.eventId, Set.of(LockTarget.seat(seat.id, seat.dateId)));
             if (!reservations.takenSeats(Set.of(seat.id), List.of(), Set.of()).list().isEmpty()) {
                 throw ReservationConflict.seatUnavailable(seat);
             }
@@ -126,9 +126,15 @@ public class AdminReservations implements CapacityGuard {
                         .get(0);
     }
 
+    /** The quotas the voucher would block in (contract sections 1 and 10), counted. */
     private List<CountedQuota> blockedBy(Voucher voucher) {
-        return voucher.quotaId == null
+        List<CountedQuota> quotas = voucher.quotaId == null
                 ? counter.ofItems(List.of(voucher.itemId), List.of())
                 : counter.ofQuotas(List.of(voucher.quotaId));
+        return quotas.stream().filter(quota -> (voucher.quotaId == null
+                ? quota.itemIds().contains(voucher.itemId)
+                : quota.id() == voucher.quotaId)
+                && (voucher.dateId == null || quota.dateId() == null || voucher.dateId.equals(quota.dateId())))
+                .toList();
     }
 }

@@ -2,7 +2,10 @@ package io.ticketing.reservations.reservation;
 
 import java.math.BigDecimal;
 
-/** What a cart position and an order position both hold: an item, maybe a seat and a voucher, at a price. */
+/**
+ * What a cart position and an order position both hold: an item, maybe a seat and a voucher, at a price, on a date
+ * (contract section 10), maybe in a bundle.
+ */
 public interface HeldPosition {
 
     long id();
@@ -15,8 +18,17 @@ public interface HeldPosition {
 
     BigDecimal price();
 
-    /** This position as something to hold again, for a re-check under the locks. */
+    /** The date it counts on; null: every date (a pass), or an event without dates. */
+    Long dateId();
+
+    /** For a pass that needs a seat: the guid it holds on every date. */
+    String passSeatGuid();
+
+    /** The position of the bundle this one came with, or null. */
+    Long bundledIn();
+
+    /** This position as something to hold again, for a re-check under the locks: never expanded into a bundle. */
     default Claim claim() {
-        return new Claim(itemId(), seatId(), voucherId());
+        return new Claim(itemId(), seatId(), voucherId(), dateId(), passSeatGuid(), null);
     }
 }

@@ -19,8 +19,9 @@ public record PositionLabels(Map<Long, String> seatGuids, Map<Long, String> vouc
                 positions.stream().map(HeldPosition::price).reduce(BigDecimal.ZERO, BigDecimal::add));
     }
 
+    /** The seat's guid, or the guid a pass holds on every date. */
     public String seatGuid(HeldPosition position) {
-        return seatGuids.get(position.seatId());
+        return position.passSeatGuid() != null ? position.passSeatGuid() : seatGuids.get(position.seatId());
     }
 
     public String voucherCode(HeldPosition position) {

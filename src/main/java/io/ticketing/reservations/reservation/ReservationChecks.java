@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import io.ticketing.reservations.inventory.ItemForSale;
@@ -21,11 +22,16 @@ import io.ticketing.reservations.inventory.Voucher;
 import io.ticketing.reservations.locking.AdvisoryLocks;
 import io.ticketing.reservations.locking.LockTarget;
 import io.ticketing.reservations.problem.NotFoundException;
+import io.ticketing.reservations.problem.ValidationException;
 
 /**
  * The rules a reservation checks, as pure functions of what {@link Reservations} read: which objects claims lock,
  * whether they make sense before the locks, and whether they fit in what was counted under them. No I/O, so each
  * rule reads on its own.
+ *
+ * <p>Dates (contract section 10): a claim on a date counts in its item's quotas of that date and of no date; a claim
+ * of no date in an event with dates (a pass, or what a pass bundles) counts in its item's quotas of every active date
+ * ({@link ItemForSale#activeDates}) and of no date, and holds a pass's seat guid on every active date.
  */
 final class ReservationChecks {
 
@@ -33,29 +39,84 @@ final class ReservationChecks {
     }
 
     /**
-     * The objects a set of claims consumes, in the contract's words: finite quotas that grow (every finite quota of
-     * the claim's item but those its voucher blocks in), seats, vouchers. A flow that frees {@code freed} in the same
-     * transaction first (an order change) consumes only what grows net: the quotas whose usage grows, the seats it
-     * does not take back, the vouchers it uses more often than before.
+     * New claims with the positions their bundles bring (contract section 10): each bundle position followed by
+     * {@code count} positions of each bundled item, on its date, pointing back at it.
      */
-    static Set<LockTarget> objectsToLock(List<Claim> claims, List<Claim> freed, Map<Long, Voucher> vouchers,
-            List<? extends QuotaMembers> quotas, Instant now) {
-        Map<Long, Integer> growth = new HashMap<>();
-        claims.forEach(claim -> quotasGrownBy(claim, vouchers, quotas, now)
-                .forEach(quota -> growth.merge(quota.id(), 1, Integer::sum)));
-        freed.forEach(claim -> quotasGrownBy(claim, vouchers, quotas, now)
-                .forEach(quota -> growth.merge(quota.id(), -1, Integer::sum)));
+    static List<Claim> withBundles(List<Claim> claims, Map<Long, ItemForSale> items) {
+        if (claims.stream().noneMatch(claim -> items.containsKey(claim.itemId())
+                && !items.get(claim.itemId()).bundle().isEmpty())) {
+            return claims;
+        }
+        List<Claim> expanded = new ArrayList<>();
+        for (Claim claim : claims) {
+            int parent = expanded.size();
+            expanded.add(claim);
+            ItemForSale item = items.get(claim.itemId());
+            if (item == null) {
+                continue; // refused by checkRules
+            }
+            for (ItemForSale.Bundled bundled : item.bundle()) {
+                for (int copy = 0; copy < bundled.count(); copy++) {
+                    expanded.add(claim.bundled(bundled.itemId(), parent));
+                }
+            }
+        }
+        return expanded;
+    }
+
+    /**
+     * The objects a set of claims consumes, in the contract's words: finite quotas that grow (every finite quota of
+     * the claim's item on its dates but those its voucher blocks in), seats, vouchers, each with its date. A flow that
+     * frees {@code freed} in the same transaction first (an order change) consumes only what grows net: the quotas
+     * whose usage grows, the seats it does not take back, the vouchers it uses more often than before.
+     */
+    static Set<LockTarget> objectsToLock(List<Claim> claims, List<Claim> freed, Map<Long, ItemForSale> items,
+            Map<Long, Seat> seats, Map<Long, Voucher> vouchers, List<? extends QuotaMembers> quotas, Instant now) {
+        Map<QuotaMembers, Integer> growth = new HashMap<>();
+        Map<Long, QuotaMembers> byId = new HashMap<>();
+        quotas.forEach(quota -> byId.put(quota.id(), quota));
+        claims.forEach(claim -> quotasGrownBy(claim, items, vouchers, quotas, now)
+                .forEach(quota -> growth.merge(byId.get(quota.id()), 1, Integer::sum)));
+        freed.forEach(claim -> quotasGrownBy(claim, items, vouchers, quotas, now)
+                .forEach(quota -> growth.merge(byId.get(quota.id()), -1, Integer::sum)));
         Set<LockTarget> targets = new HashSet<>();
         growth.forEach((quota, grows) -> {
             if (grows > 0) {
-                targets.add(LockTarget.quota(quota));
+                targets.add(quota.lockTarget());
             }
         });
-        Set<Long> seatsBack = freed.stream().map(Claim::seatId).filter(Objects::nonNull).collect(Collectors.toSet());
-        claims.stream().map(Claim::seatId).filter(seat -> seat != null && !seatsBack.contains(seat))
-                .forEach(seat -> targets.add(LockTarget.seat(seat)));
-        moreUses(claims, freed).keySet().forEach(voucher -> targets.add(LockTarget.voucher(voucher)));
+        Set<Long> seatsBack = new HashSet<>();
+        freed.forEach(claim -> seatsBack.addAll(seatIds(claim, items, seats)));
+        claims.forEach(claim -> seatIds(claim, items, seats).stream().filter(seat -> !seatsBack.contains(seat))
+                .forEach(seat -> targets.add(LockTarget.seat(seat, seats.get(seat).dateId))));
+        moreUses(claims, freed).keySet()
+                .forEach(voucher -> targets.add(LockTarget.voucher(voucher, vouchers.get(voucher).dateId)));
         return targets;
+    }
+
+    /** The dates the claims name: each is locked shared beside what the claims lock in it. */
+    static Set<Long> datesNamed(List<Claim> claims) {
+        return claims.stream().map(Claim::dateId).filter(Objects::nonNull)
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    /**
+     * The seats a claim takes: its seat, or for a pass the seat with its guid on every active date. A pass's seat that
+     * is missing on a date is left out here, and refused by {@link #checkRules}.
+     */
+    static Set<Long> seatIds(Claim claim, Map<Long, ItemForSale> items, Map<Long, Seat> seats) {
+        if (claim.seatId() != null) {
+            return Set.of(claim.seatId());
+        }
+        if (claim.passSeatGuid() == null) {
+            return Set.of();
+        }
+        ItemForSale item = items.get(claim.itemId());
+        Set<Long> dates = item == null || item.activeDates() == null ? Set.of() : item.activeDates();
+        return seats.values().stream()
+                .filter(seat -> seat.guid.equals(claim.passSeatGuid()) && seat.dateId != null
+                        && dates.contains(seat.dateId))
+                .map(seat -> seat.id).collect(Collectors.toCollection(TreeSet::new));
     }
 
     /** The vouchers {@code claims} use more often than {@code freed} did, and how many times more. */
@@ -67,37 +128,92 @@ final class ReservationChecks {
         return uses;
     }
 
-    /** What the caller asks for must make sense before anything is locked. */
+    /**
+     * What the caller asks for must make sense before anything is locked. {@code namedDates} are the dates the claims
+     * name that belong to the event, with whether each is on sale.
+     */
     static void checkRules(List<Claim> claims, Map<Long, ItemForSale> items, Map<Long, Seat> seats,
-            Map<Long, Voucher> vouchers, List<Membership> quotas, Instant now) {
+            Map<Long, Voucher> vouchers, List<Membership> quotas, Map<Long, Boolean> namedDates, Instant now) {
         Set<Long> seatsClaimed = new HashSet<>();
         for (Claim claim : claims) {
             ItemForSale item = items.get(claim.itemId());
             if (item == null) {
                 throw new NotFoundException("item", claim.itemId());
             }
-            if (!item.active() || quotasOf(item.id(), quotas).isEmpty()) {
+            checkDate(claim, item, namedDates);
+            if (!item.active() || quotasOf(claim, items, quotas).isEmpty()) {
                 throw ReservationConflict.notOnSale(item);
             }
-            Seat seat = claim.seatId() == null ? null : seats.get(claim.seatId());
-            if (item.requiresSeat() && seat == null) {
-                throw ReservationConflict.seatRequired(item);
-            }
-            if (seat != null && (!item.requiresSeat() || seat.itemId != item.id())) {
-                throw ReservationConflict.seatNotAllowed(item, seat);
-            }
-            if (seat != null && !seatsClaimed.add(seat.id)) {
-                throw ReservationConflict.seatUnavailable(seat);
+            for (Seat seat : checkSeats(claim, item, seats)) {
+                if (!seatsClaimed.add(seat.id)) {
+                    throw ReservationConflict.seatUnavailable(seat);
+                }
             }
             Voucher voucher = claim.voucherId() == null ? null : vouchers.get(claim.voucherId());
             if (voucher != null) {
-                checkVoucherFits(voucher, item, seat, quotasOf(item.id(), quotas), now);
+                Seat seat = claim.seatId() == null ? null : seats.get(claim.seatId());
+                checkVoucherFits(voucher, claim, item, seat, quotasOf(claim, items, quotas), now);
             }
         }
     }
 
-    private static void checkVoucherFits(Voucher voucher, ItemForSale item, Seat seat, List<Membership> quotasOfItem,
-            Instant now) {
+    /** The date rules of contract section 10, for one claim. */
+    private static void checkDate(Claim claim, ItemForSale item, Map<Long, Boolean> namedDates) {
+        if (claim.dateId() != null) {
+            Boolean onSale = namedDates.get(claim.dateId());
+            if (onSale == null) {
+                throw new NotFoundException("date", claim.dateId());
+            }
+            if (item.everyDate()) {
+                throw new ValidationException("positions.date_id",
+                        "item " + item.id() + " is a pass for every date; it names no date");
+            }
+            if (!onSale) {
+                throw ReservationConflict.dateUnavailable(claim.dateId());
+            }
+        } else if (item.eventDated()) {
+            if (item.activeDates() == null) {
+                throw ReservationConflict.dateRequired(item);
+            }
+            if (item.activeDates().isEmpty()) {
+                throw ReservationConflict.noActiveDate(item);
+            }
+        }
+    }
+
+    /** The seats the claim takes, each checked to be one it may take; refusals as the contract names them. */
+    private static List<Seat> checkSeats(Claim claim, ItemForSale item, Map<Long, Seat> seats) {
+        if (claim.passSeatGuid() != null) {
+            if (!item.requiresSeat() || !item.everyDate()) {
+                throw item.everyDate() || !item.eventDated()
+                        ? ReservationConflict.seatNotAllowedByGuid(item, claim.passSeatGuid())
+                        : ReservationConflict.dateRequired(item);
+            }
+            List<Seat> taken = new ArrayList<>();
+            for (long date : item.activeDates()) {
+                Seat seat = seats.values().stream().filter(s -> claim.passSeatGuid().equals(s.guid)
+                        && Long.valueOf(date).equals(s.dateId) && s.itemId == item.id()).findFirst()
+                        .orElseThrow(() -> ReservationConflict.passSeatMissing(item, claim.passSeatGuid(), date));
+                taken.add(seat);
+            }
+            return taken;
+        }
+        Seat seat = claim.seatId() == null ? null : seats.get(claim.seatId());
+        if (item.requiresSeat() && seat == null) {
+            throw ReservationConflict.seatRequired(item);
+        }
+        if (seat == null) {
+            return List.of();
+        }
+        if (!item.requiresSeat() || seat.itemId != item.id() || item.everyDate()
+                || !Objects.equals(seat.dateId, claim.dateId())) {
+            throw ReservationConflict.seatNotAllowed(item, seat);
+        }
+        return List.of(seat);
+    }
+
+    private static void checkVoucherFits(Voucher voucher, Claim claim, ItemForSale item, Seat seat,
+            List<Membership> quotasOfItem, Instant now) {
         if (voucher.hasExpired(now)) {
             throw ReservationConflict.voucherExpired(voucher);
         }
@@ -110,24 +226,29 @@ final class ReservationChecks {
         if (voucher.seatId != null && (seat == null || seat.id.longValue() != voucher.seatId)) {
             throw ReservationConflict.voucherInvalid(voucher, "is valid only for its own seat");
         }
+        if (voucher.dateId != null && !voucher.dateId.equals(claim.dateId())) {
+            throw ReservationConflict.voucherInvalid(voucher, "is valid only on date " + voucher.dateId);
+        }
     }
 
-    /** Each locked quota has room for what the claims add to it (an unlocked one, which they do not grow, is not asked). */
+    /**
+     * Each quota the claims grow has room for what they add to it, if {@code held} covers it (one that is not
+     * covered is not grown by them: see {@link Reservations#requireLocked}).
+     */
     static void checkQuotas(List<Claim> claims, Map<Long, ItemForSale> items, Map<Long, Voucher> vouchers,
-            List<CountedQuota> quotas, Instant now, Set<LockTarget> locked) {
+            List<CountedQuota> quotas, Instant now, AdvisoryLocks.Held held) {
         Map<CountedQuota, List<ItemForSale>> wanted = new LinkedHashMap<>();
         for (Claim claim : claims) {
-            if (quotasOf(claim.itemId(), quotas).isEmpty()) {
+            if (quotasOf(claim, items, quotas).isEmpty()) {
                 throw ReservationConflict.notOnSale(items.get(claim.itemId()));
             }
-            quotasGrownBy(claim, vouchers, quotas, now)
+            quotasGrownBy(claim, items, vouchers, quotas, now)
                     .forEach(quota -> wanted.computeIfAbsent(quota, q -> new ArrayList<>())
                             .add(items.get(claim.itemId())));
         }
-        boolean eventLocked = locked.size() > AdvisoryLocks.MAX_EXCLUSIVE_OBJECTS;
         for (Map.Entry<CountedQuota, List<ItemForSale>> demand : wanted.entrySet()) {
             CountedQuota quota = demand.getKey();
-            if (!eventLocked && !locked.contains(LockTarget.quota(quota.id()))) {
+            if (!held.covers(quota.lockTarget())) {
                 continue;
             }
             int left = quota.availability().leftForSale();
@@ -154,7 +275,7 @@ final class ReservationChecks {
      * 409 {@code buyer_required}.
      */
     static boolean checkBuyerKnown(List<Claim> claims, Map<Long, ItemForSale> items, String buyer) {
-        for (Claim claim : claims) {
+        for (Claim claim : limitedClaims(claims)) {
             ItemForSale item = items.get(claim.itemId());
             if (item.limitedPerBuyer()) {
                 if (buyer == null) {
@@ -166,11 +287,15 @@ final class ReservationChecks {
         return false;
     }
 
-    /** Rows of {@code held}: item id, positions the buyer already has of it (counted under the buyer's lock). */
+    /**
+     * Rows of {@code held}: item id, positions the buyer already has of it (counted under the buyer's lock). What a
+     * bundle brings counts towards no limit: the bundle position does.
+     */
     static void checkBuyerLimits(List<Claim> claims, Map<Long, ItemForSale> items, List<long[]> held) {
         Map<Long, Long> heldByItem = new HashMap<>();
         held.forEach(row -> heldByItem.put(row[0], row[1]));
-        Map<Long, Long> wantedByItem = claims.stream()
+        List<Claim> limited = limitedClaims(claims);
+        Map<Long, Long> wantedByItem = limited.stream()
                 .collect(Collectors.groupingBy(Claim::itemId, LinkedHashMap::new, Collectors.counting()));
         for (Map.Entry<Long, Long> wanted : wantedByItem.entrySet()) {
             ItemForSale item = items.get(wanted.getKey());
@@ -181,23 +306,39 @@ final class ReservationChecks {
         }
         Integer eventLimit = items.values().iterator().next().eventMaxPerBuyer();
         long heldInEvent = heldByItem.values().stream().mapToLong(Long::longValue).sum();
-        if (eventLimit != null && heldInEvent + claims.size() > eventLimit) {
-            throw ReservationConflict.eventBuyerLimit(eventLimit, heldInEvent, claims.size());
+        if (eventLimit != null && heldInEvent + limited.size() > eventLimit) {
+            throw ReservationConflict.eventBuyerLimit(eventLimit, heldInEvent, limited.size());
         }
     }
 
-    private static <Q extends QuotaMembers> List<Q> quotasOf(long itemId, List<Q> quotas) {
-        return quotas.stream().filter(quota -> quota.itemIds().contains(itemId)).toList();
+    /** The claims per-buyer limits count: all but what bundles bring. */
+    private static List<Claim> limitedClaims(List<Claim> claims) {
+        return claims.stream().filter(claim -> claim.bundledIn() == null).toList();
     }
 
     /**
-     * The finite quotas whose usage a claim grows: all of its item's, but those its voucher blocks in (there the
+     * The quotas a claim counts in: its item's of no date, and of its date, or for a claim of no date in an event with
+     * dates (a pass, or what it bundles) of every active date.
+     */
+    static <Q extends QuotaMembers> List<Q> quotasOf(Claim claim, Map<Long, ItemForSale> items, List<Q> quotas) {
+        ItemForSale item = items.get(claim.itemId());
+        Set<Long> everyDate = claim.dateId() == null && item != null && item.activeDates() != null
+                ? item.activeDates()
+                : Set.of();
+        return quotas.stream().filter(quota -> quota.itemIds().contains(claim.itemId())
+                && (quota.dateId() == null || quota.dateId().equals(claim.dateId())
+                        || everyDate.contains(quota.dateId())))
+                .toList();
+    }
+
+    /**
+     * The finite quotas whose usage a claim grows: all of its quotas, but those its voucher blocks in (there the
      * voucher counts the capacity already). Where the voucher does not block, the claim counts like any other.
      */
-    static <Q extends QuotaMembers> List<Q> quotasGrownBy(Claim claim, Map<Long, Voucher> vouchers,
-            List<Q> quotas, Instant now) {
+    static <Q extends QuotaMembers> List<Q> quotasGrownBy(Claim claim, Map<Long, ItemForSale> items,
+            Map<Long, Voucher> vouchers, List<Q> quotas, Instant now) {
         Voucher voucher = claim.voucherId() == null ? null : vouchers.get(claim.voucherId());
-        return quotasOf(claim.itemId(), quotas).stream().filter(QuotaMembers::isFinite)
+        return quotasOf(claim, items, quotas).stream().filter(QuotaMembers::isFinite)
                 .filter(quota -> voucher == null || !quota.blockedBy(voucher, now)).toList();
     }
 }

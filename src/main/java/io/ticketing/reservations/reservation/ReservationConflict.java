@@ -63,6 +63,12 @@ public class ReservationConflict extends ApiException {
                 .and("item_id", item.id()).and("seat_guid", seat.guid);
     }
 
+    static ReservationConflict seatNotAllowedByGuid(ItemForSale item, String guid) {
+        return new ReservationConflict("seat_not_allowed",
+                "Seat '" + guid + "' cannot be sold as item '" + item.name() + "' (" + item.id() + ").")
+                .and("item_id", item.id()).and("seat_guid", guid);
+    }
+
     static ReservationConflict voucherInvalid(Voucher voucher, String reason) {
         return new ReservationConflict("voucher_invalid",
                 "Voucher '" + voucher.code + "' " + reason + ".").and("voucher_code", voucher.code);
@@ -110,5 +116,37 @@ public class ReservationConflict extends ApiException {
         return new ReservationConflict("voucher_exhausted",
                 "Voucher '" + voucher.code + "' can be used " + left + " more times, " + wanted + " wanted.")
                 .and("voucher_code", voucher.code);
+    }
+
+    static ReservationConflict dateRequired(ItemForSale item) {
+        return new ReservationConflict("date_required",
+                "Item '" + item.name() + "' (" + item.id() + ") is sold per date in this event; send date_id.")
+                .and("item_id", item.id());
+    }
+
+    public static ReservationConflict dateUnavailable(long dateId) {
+        return new ReservationConflict("date_unavailable", "Date " + dateId + " is not on sale.")
+                .and("date_id", dateId);
+    }
+
+    /** What a bundle brought leaves only with its bundle (contract section 10). */
+    public static ReservationConflict bundled(long positionId, long bundlePositionId) {
+        return new ReservationConflict("position_bundled",
+                "Position " + positionId + " came with bundle position " + bundlePositionId
+                        + "; remove or cancel the bundle position instead.")
+                .and("position_id", positionId).and("bundled_in", bundlePositionId);
+    }
+
+    static ReservationConflict noActiveDate(ItemForSale item) {
+        return new ReservationConflict("date_unavailable",
+                "Item '" + item.name() + "' (" + item.id() + ") is a pass for every date, and no date is on sale.")
+                .and("item_id", item.id());
+    }
+
+    static ReservationConflict passSeatMissing(ItemForSale item, String guid, long dateId) {
+        return new ReservationConflict("seat_not_allowed",
+                "Seat '" + guid + "' cannot be sold as item '" + item.name() + "' (" + item.id() + ") on date "
+                        + dateId + ", and a pass takes its seat on every date.")
+                .and("item_id", item.id()).and("seat_guid", guid).and("date_id", dateId);
     }
 }

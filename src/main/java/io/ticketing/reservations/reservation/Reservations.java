@@ -30,6 +30,7 @@ import io.ticketing.reservations.locking.AdvisoryLocks;
 import io.ticketing.reservations.locking.LockTarget;
 import io.ticketing.reservations.problem.ApiException;
 import io.ticketing.reservations.problem.InventoryChanged;
+import io.ticketing.reservations.problem.NotFoundException;
 
 /**
  * Checks that claims fit, under the locks: the one path by which every flow consumes capacity.
@@ -64,17 +65,24 @@ public class Reservations {
             FROM vouchers v WHERE v.id = ANY(:vouchers)""";
 
     /**
-     * What one buyer holds and has bought in the event, per item, other than {@code :own}. One statement: a
-     * checkout moving positions from a cart to an order is seen before or after, never both or neither.
+     * What one buyer holds and has bought in the event, per item, other than {@code :own} and what bundles brought
+     * (contract section 10). One statement: a checkout moving positions from a cart to an order is seen before or
+     * after, never both or neither.
      */
     private static final String BUYER_HOLDINGS = """
             SELECT item_id, count(*) FROM (
               SELECT p.item_id FROM carts c JOIN cart_positions p ON p.cart_id = c.id
               WHERE c.event_id = :event AND c.buyer = :buyer AND p.expires >= now() AND p.id <> ALL(:own)
+                AND p.bundled_in IS NULL
               UNION ALL
               SELECT p.item_id FROM orders o JOIN order_positions p ON p.order_id = o.id
               WHERE o.event_id = :event AND o.buyer = :buyer AND o.status IN ('pending', 'paid')
+                AND p.bundled_in IS NULL
             ) held GROUP BY item_id""";
+
+    /** Of the dates the claims name, those of the event, and whether each is on sale. */
+    private static final String NAMED_DATES = """
+            SELECT id, active FROM event_dates WHERE id = ANY(:dates) AND event_id = :event""";
 
     private final AdvisoryLocks locks;
     private final QuotaCounter counter;
@@ -95,81 +103,133 @@ public class Reservations {
 
     /**
      * Locks what {@code claims} consume and checks that they fit; throws a {@link ReservationConflict} if not.
-     * {@code ownPositions} are cart positions being re-checked: they do not count against themselves. {@code buyer}
-     * is the cart's or order's buyer, or null.
+     * {@code ownPositions} are cart positions being re-checked: they do not count against themselves, and bring no
+     * bundle again. {@code buyer} is the cart's or order's buyer, or null.
      */
     public void reserve(long eventId, String buyer, List<Claim> claims, Collection<Long> ownPositions) {
-        readThenReserve(withEntities(eventId, claims, ownPositions, false), buyer, null);
+        readThenReserve(withEntities(eventId, claims, ownPositions, claims.size()), buyer, null);
     }
 
     /**
      * For a flow that learns what it takes only by reading under the lock (best available seats, contract section
-     * 8): locks the event exclusively with {@code read}, lets {@code choose} turn its rows into claims (or throw a
-     * refusal), checks them as {@link #reserve} does without locking again, and sends {@code write}, whose rows it
-     * returns. Nothing else can consume the event's inventory until the commit.
+     * 8): locks {@code date} of the event exclusively (the event when null) with {@code read}, and the objects of the
+     * whole event that the item's claims on that date would take; lets {@code choose} turn its rows into claims (or
+     * throw a refusal), checks them as {@link #reserve} does without locking again, and sends {@code write}, whose
+     * rows it returns. Nothing else can consume the date's inventory until the commit: best available on one date
+     * never waits for another's (contract section 10).
      */
-    public <R, T> List<T> reserveChosen(long eventId, String buyer, Jdbc.Query<R> read,
+    public <R, T> List<T> reserveChosen(long eventId, Long date, long itemId, String buyer, Jdbc.Query<R> read,
             Function<List<R>, List<Claim>> choose, Function<List<Claim>, Jdbc.Query<T>> write) {
         Jdbc.RoundTrip withLock = jdbc.roundTrip();
         Jdbc.Rows<R> rows = withLock.add(read);
-        checkpoints.beforeLocks(eventId, 1);
-        locks.lockEventThen(eventId, withLock);
+        AdvisoryLocks.Held held;
+        if (date == null) {
+            checkpoints.beforeLocks(eventId, 1);
+            held = locks.lockEventThen(eventId, withLock);
+        } else {
+            Reservation probe = new Reservation(eventId, List.of(Claim.of(itemId, null, null, date)), List.of(),
+                    List.of(), Map.of(), Map.of(), 0, null);
+            Jdbc.RoundTrip reads = jdbc.roundTrip();
+            probe.readBeforeLocks(reads);
+            reads.send();
+            Set<LockTarget> outside = countingRefusals(() -> probe.objectsOutside(date, buyer));
+            checkpoints.beforeLocks(eventId, 1);
+            held = locks.lockDateThen(eventId, date, outside, withLock);
+        }
         List<Claim> claims = countingRefusals(() -> choose.apply(rows.all()));
-        return readThenReserve(withEntities(eventId, claims, List.of(), true), buyer, write.apply(claims));
+        Reservation chosen = withEntities(eventId, claims, List.of(), 0, held);
+        Jdbc.RoundTrip reads = jdbc.roundTrip();
+        chosen.readBeforeLocks(reads);
+        reads.send();
+        return chosen.reserveThen(buyer, write);
     }
 
     /**
      * {@link #reserve} in steps, for a flow with reads of its own to send in the same round trip as the
      * reservation's: send {@link Reservation#readBeforeLocks} with them, then call {@link Reservation#reserveThen}
-     * once.
+     * once. The claims are new positions: each brings what its item bundles.
      */
-    public Reservation prepare(long eventId, List<Claim> claims, Collection<Long> ownPositions) {
-        return withEntities(eventId, claims, ownPositions, false);
-    }
-
-    /** {@link #prepare} for a flow that has read the claims' seats and vouchers already, by id. */
-    public Reservation prepare(long eventId, List<Claim> claims, Collection<Long> ownPositions,
-            Map<Long, Seat> seats, Map<Long, Voucher> vouchers) {
-        return new Reservation(eventId, claims, List.of(), ownPositions, seats, vouchers, false);
+    public Reservation prepare(long eventId, List<Claim> claims, Map<Long, Seat> seats, Map<Long, Voucher> vouchers) {
+        return new Reservation(eventId, claims, List.of(), List.of(), seats, vouchers, 0, null);
     }
 
     /**
-     * {@link #prepare} for an order change (contract section 9): the flow has removed the positions {@code freed}
-     * claimed, in its transaction, before the reservation counts, and adds {@code claims}. It locks and checks only
-     * what the change consumes more of: the quotas whose usage grows net, the seats it does not take back, the
-     * vouchers it uses more often.
+     * An order change's reservation (contract section 9): the flow has removed the positions {@code freed} claimed, in
+     * its transaction, before the reservation counts, and writes {@code kept} (changed positions) and {@code added}
+     * (new ones, each with what its item bundles). It locks and checks only what the change consumes more of: the
+     * quotas whose usage grows net, the seats it does not take back, the vouchers it uses more often. {@code write}
+     * gets the claims to write, {@code kept} first, and its rows are returned.
      */
-    private Reservation prepareChange(long eventId, List<Claim> claims, List<Claim> freed) {
-        List<Claim> both = new ArrayList<>(claims);
-        both.addAll(freed);
-        return new Reservation(eventId, claims, freed, List.of(),
-                EventOwnedEntity.byIds(Seat.class, eventId, ids(claims, Claim::seatId)),
-                EventOwnedEntity.byIds(Voucher.class, eventId, ids(both, Claim::voucherId)), false);
+    public <T> List<T> reserveChange(long eventId, String buyer, List<Claim> kept, List<Claim> added,
+            List<Claim> freed, Function<List<Claim>, Jdbc.Query<T>> write) {
+        List<Claim> claims = new ArrayList<>(kept);
+        claims.addAll(added);
+        List<Claim> all = new ArrayList<>(claims);
+        all.addAll(freed);
+        Map<Long, Voucher> vouchers = EventOwnedEntity.byIds(Voucher.class, eventId, ids(all, Claim::voucherId));
+        return readThenReserve(new Reservation(eventId, claims, freed, List.of(), seatsOf(eventId, claims), vouchers,
+                kept.size(), null), buyer, write);
     }
 
-    /**
-     * An order change's reservation (see {@link #prepareChange}): locks what grows, counts, checks, and sends
-     * {@code write} with them, whose rows it returns.
-     */
-    public <T> List<T> reserveChange(long eventId, String buyer, List<Claim> claims, List<Claim> freed,
-            Jdbc.Query<T> write) {
-        return readThenReserve(prepareChange(eventId, claims, freed), buyer, write);
+    /** A reservation with the claims' seats (a pass's on every date) and vouchers read by id. */
+    private Reservation withEntities(long eventId, List<Claim> claims, Collection<Long> ownPositions, int firstNew) {
+        return withEntities(eventId, claims, ownPositions, firstNew, null);
     }
 
-    /** A reservation with the claims' seats and vouchers read by id. */
-    private Reservation withEntities(long eventId, List<Claim> claims, Collection<Long> ownPositions,
-            boolean eventLocked) {
-        return new Reservation(eventId, claims, List.of(), ownPositions,
-                EventOwnedEntity.byIds(Seat.class, eventId, ids(claims, Claim::seatId)),
-                EventOwnedEntity.byIds(Voucher.class, eventId, ids(claims, Claim::voucherId)), eventLocked);
+    private Reservation withEntities(long eventId, List<Claim> claims, Collection<Long> ownPositions, int firstNew,
+            AdvisoryLocks.Held held) {
+        return new Reservation(eventId, claims, List.of(), ownPositions, seatsOf(eventId, claims),
+                EventOwnedEntity.byIds(Voucher.class, eventId, ids(claims, Claim::voucherId)), firstNew, held);
+    }
+
+    /** The seats the claims name, by id: each claim's seat, and a pass's seat guid on every date. */
+    private static Map<Long, Seat> seatsOf(long eventId, List<Claim> claims) {
+        Map<Long, Seat> seats = new HashMap<>(EventOwnedEntity.byIds(Seat.class, eventId, ids(claims, Claim::seatId)));
+        List<String> passGuids = claims.stream().map(Claim::passSeatGuid).filter(Objects::nonNull).distinct().toList();
+        Seat.listByGuids(eventId, passGuids).forEach(seat -> seats.put(seat.id, seat));
+        return seats;
     }
 
     /** The reads that decide the locks, in a round trip of their own, then the reservation. */
-    private <T> List<T> readThenReserve(Reservation reservation, String buyer, Jdbc.Query<T> write) {
+    private <T> List<T> readThenReserve(Reservation reservation, String buyer,
+            Function<List<Claim>, Jdbc.Query<T>> write) {
         Jdbc.RoundTrip reads = jdbc.roundTrip();
         reservation.readBeforeLocks(reads);
         reads.send();
         return reservation.reserveThen(buyer, write);
+    }
+
+    /** What deciding the locks reads: the claims' items (and what they bundle), their quotas, the dates they name. */
+    private final class Reads {
+
+        private final Jdbc.Rows<ItemForSale> items;
+        private final Jdbc.Rows<Membership> memberships;
+        private final Jdbc.Rows<Map.Entry<Long, Boolean>> dates;
+
+        Reads(long eventId, Set<Long> itemIds, Set<Long> namedDates, Jdbc.RoundTrip reads) {
+            items = reads.add(counter.itemsForSale(eventId, itemIds));
+            memberships = reads.add(counter.membershipsOf(itemIds));
+            dates = namedDates.isEmpty()
+                    ? null
+                    : reads.add(jdbc.statement(NAMED_DATES).set("dates", namedDates.toArray(Long[]::new))
+                            .set("event", eventId).reading(row -> Map.entry(row.getLong(1), row.getBoolean(2))));
+        }
+
+        Map<Long, ItemForSale> items() {
+            return items.all().stream().collect(Collectors.toMap(ItemForSale::id, Function.identity()));
+        }
+
+        List<Membership> memberships() {
+            return memberships.all();
+        }
+
+        Map<Long, Boolean> dates() {
+            Map<Long, Boolean> named = new HashMap<>();
+            if (dates != null) {
+                dates.all().forEach(date -> named.put(date.getKey(), date.getValue()));
+            }
+            return named;
+        }
     }
 
     /** Claims whose items and quotas are being read, before the locks. */
@@ -182,85 +242,129 @@ public class Reservations {
         private final Collection<Long> ownPositions;
         private final Map<Long, Seat> seats;
         private final Map<Long, Voucher> vouchers;
-        /** Whether the caller holds the event's exclusive lock already ({@link #reserveChosen}). */
-        private final boolean eventLocked;
-        private Jdbc.Rows<ItemForSale> items;
-        private Jdbc.Rows<Membership> memberships;
+        /** The claims from this index on are new positions: they bring what their items bundle. */
+        private final int firstNew;
+        /** What the caller holds already ({@link #reserveChosen}), or null: this reservation locks. */
+        private final AdvisoryLocks.Held held;
+        private Reads read;
 
         private Reservation(long eventId, List<Claim> claims, List<Claim> freed, Collection<Long> ownPositions,
-                Map<Long, Seat> seats,
-                Map<Long, Voucher> vouchers, boolean eventLocked) {
-            this.eventLocked = eventLocked;
+                Map<Long, Seat> seats, Map<Long, Voucher> vouchers, int firstNew, AdvisoryLocks.Held held) {
+            this.held = held;
             this.eventId = eventId;
             this.claims = claims;
             this.freed = freed;
             this.ownPositions = ownPositions;
             this.seats = seats;
             this.vouchers = vouchers;
+            this.firstNew = firstNew;
         }
 
-        /** Queues what deciding which objects to lock needs: the items, and the quotas they are in. */
+        /** Queues what deciding which objects to lock needs: the items, the quotas they are in, the dates named. */
         public void readBeforeLocks(Jdbc.RoundTrip reads) {
             if (!claims.isEmpty()) {
                 Set<Long> itemIds = ids(claims, Claim::itemId);
                 itemIds.addAll(ids(freed, Claim::itemId));
-                items = reads.add(counter.itemsForSale(eventId, itemIds));
-                memberships = reads.add(counter.membershipsOf(itemIds));
+                read = new Reads(eventId, itemIds, ReservationChecks.datesNamed(claims), reads);
             }
+        }
+
+        /** The claims as they will be written: the new ones followed each by what its item bundles. */
+        private List<Claim> expanded(Map<Long, ItemForSale> items) {
+            if (firstNew >= claims.size()) {
+                return claims;
+            }
+            List<Claim> expanded = new ArrayList<>(claims.subList(0, firstNew));
+            ReservationChecks.withBundles(claims.subList(firstNew, claims.size()), items).stream()
+                    .map(claim -> claim.bundledIn() == null
+                            ? claim
+                            : new Claim(claim.itemId(), null, null, claim.dateId(), null, claim.bundledIn() + firstNew))
+                    .forEach(expanded::add);
+            return expanded;
+        }
+
+        /**
+         * For best available on one date: what the item's claims there would lock beyond the date, checked as a claim
+         * is (the item's finite quotas of the whole event, the buyer if a limit applies).
+         */
+        private Set<LockTarget> objectsOutside(long date, String buyer) {
+            Map<Long, ItemForSale> items = read.items();
+            List<Membership> memberships = read.memberships();
+            Instant now = deadlines.now();
+            ItemForSale item = items.get(claims.get(0).itemId());
+            if (item == null) {
+                throw new NotFoundException("item", claims.get(0).itemId());
+            }
+            Boolean onSale = read.dates().get(date);
+            if (onSale == null) {
+                throw new NotFoundException("date", date);
+            }
+            if (!onSale) {
+                throw ReservationConflict.dateUnavailable(date);
+            }
+            Set<LockTarget> outside = new HashSet<>();
+            ReservationChecks.quotasGrownBy(claims.get(0), items, vouchers, memberships, now).stream()
+                    .filter(quota -> quota.dateId() == null).forEach(quota -> outside.add(quota.lockTarget()));
+            if (ReservationChecks.checkBuyerKnown(claims, items, buyer)) {
+                outside.add(LockTarget.buyer(eventId, buyer));
+            }
+            return outside;
         }
 
         /**
          * Locks what the claims of {@code buyer} (or null) consume and sends with the locks, in one round trip, what
-         * the checks read and then {@code write} (when not null), whose rows it returns. The checks run when the rows
-         * are back; if one fails, it throws and the transaction rolls back, {@code write} with it. So the lock holder
-         * waits for the service only before its commit. {@code write} runs after the checks' reads, which therefore do
-         * not see it.
+         * the checks read and then the query {@code write} makes of the claims as they will be written (when not
+         * null), whose rows it returns. The checks run when the rows are back; if one fails, it throws and the
+         * transaction rolls back, the write with it. So the lock holder waits for the service only before its commit.
+         * The write runs after the checks' reads, which therefore do not see it.
          */
-        public <T> List<T> reserveThen(String buyer, Jdbc.Query<T> write) {
+        public <T> List<T> reserveThen(String buyer, Function<List<Claim>, Jdbc.Query<T>> write) {
             if (claims.isEmpty()) {
-                return write == null ? List.of() : write.list();
+                return write == null ? List.of() : write.apply(claims).list();
             }
             return countingRefusals(() -> {
-                Map<Long, ItemForSale> itemsById = items.all().stream()
-                        .collect(Collectors.toMap(ItemForSale::id, Function.identity()));
-                List<Membership> membershipsBefore = memberships.all();
+                Map<Long, ItemForSale> itemsById = read.items();
+                List<Membership> membershipsBefore = read.memberships();
                 Instant now = deadlines.now();
-                ReservationChecks.checkRules(claims, itemsById, seats, vouchers, membershipsBefore, now);
+                List<Claim> toWrite = expanded(itemsById);
+                ReservationChecks.checkRules(toWrite, itemsById, seats, vouchers, membershipsBefore, read.dates(), now);
 
-                boolean limited = ReservationChecks.checkBuyerKnown(claims, itemsById, buyer);
-                Set<LockTarget> locked = ReservationChecks.objectsToLock(claims, freed, vouchers, membershipsBefore,
-                        now);
+                boolean limited = ReservationChecks.checkBuyerKnown(toWrite, itemsById, buyer);
+                Set<LockTarget> locked = ReservationChecks.objectsToLock(toWrite, freed, itemsById, seats, vouchers,
+                        membershipsBefore, now);
                 if (limited) {
                     locked.add(LockTarget.buyer(eventId, buyer));
                 }
-                Set<Long> seatIds = ids(claims, Claim::seatId);
-                seatIds.removeAll(ids(freed, Claim::seatId));
-                Map<Long, Long> voucherUses = ReservationChecks.moreUses(claims, freed);
+                Set<Long> seatIds = new TreeSet<>();
+                toWrite.forEach(claim -> seatIds.addAll(ReservationChecks.seatIds(claim, itemsById, seats)));
+                freed.forEach(claim -> seatIds.removeAll(ReservationChecks.seatIds(claim, itemsById, seats)));
+                Map<Long, Long> voucherUses = ReservationChecks.moreUses(toWrite, freed);
                 Jdbc.RoundTrip afterLocks = jdbc.roundTrip();
                 Jdbc.Rows<CountedQuota> quotas = afterLocks.add(counter.ofItemsQuery(itemsById.keySet(), ownPositions));
                 Jdbc.Rows<Long> takenSeats = seatIds.isEmpty()
                         ? null
-                        : afterLocks.add(takenSeats(seatIds, ownPositions, ids(claims, Claim::voucherId)));
+                        : afterLocks.add(takenSeats(seatIds, ownPositions, ids(toWrite, Claim::voucherId)));
                 Jdbc.Rows<long[]> usesLeft = voucherUses.isEmpty()
                         ? null
                         : afterLocks.add(voucherUsesLeft(voucherUses.keySet(), ownPositions));
-                Jdbc.Rows<long[]> held = limited
+                Jdbc.Rows<long[]> heldByBuyer = limited
                         ? afterLocks.add(buyerHoldings(eventId, buyer, ownPositions))
                         : null;
-                Jdbc.Rows<T> written = write == null ? null : afterLocks.add(write);
-                if (eventLocked) {
+                Jdbc.Rows<T> written = write == null ? null : afterLocks.add(write.apply(toWrite));
+                AdvisoryLocks.Held holding;
+                if (held != null) {
+                    holding = held;
                     afterLocks.send();
                 } else {
                     checkpoints.beforeLocks(eventId, 1);
-                    locks.lockObjectsThen(eventId, locked, afterLocks);
+                    holding = locks.lockObjectsThen(eventId, ReservationChecks.datesNamed(toWrite), locked,
+                            afterLocks);
                 }
 
-                if (!eventLocked) {
-                    requireLocked(ReservationChecks.objectsToLock(claims, freed, vouchers, quotas.all(), now),
-                            locked);
-                }
+                requireLocked(ReservationChecks.objectsToLock(toWrite, freed, itemsById, seats, vouchers, quotas.all(),
+                        now), holding);
                 try {
-                    ReservationChecks.checkQuotas(claims, itemsById, vouchers, quotas.all(), now, locked);
+                    ReservationChecks.checkQuotas(toWrite, itemsById, vouchers, quotas.all(), now, holding);
                     if (takenSeats != null) {
                         takenSeats.first().ifPresent(taken -> {
                             throw ReservationConflict.seatUnavailable(seats.get(taken));
@@ -269,8 +373,8 @@ public class Reservations {
                     if (usesLeft != null) {
                         ReservationChecks.checkVouchers(voucherUses, vouchers, usesLeft.all());
                     }
-                    if (held != null) {
-                        ReservationChecks.checkBuyerLimits(claims, itemsById, held.all());
+                    if (heldByBuyer != null) {
+                        ReservationChecks.checkBuyerLimits(toWrite, itemsById, heldByBuyer.all());
                     }
                 } catch (ReservationConflict refused) {
                     // Decided too: a race holds a refusal as it holds a success, or waits for a racer already gone.
@@ -296,26 +400,30 @@ public class Reservations {
      * Several requests' claims decided in one durable transaction: one round trip of reads before the locks, one
      * lock call on the union of what they consume (section 2's rules apply to the union), one round trip that
      * counts; then each request in arrival order against what is left after those before it. A request that does
-     * not fit is refused alone and never refuses another. Add-only: no claimant re-checks positions of its own.
+     * not fit is refused alone and never refuses another. Add-only: no claimant re-checks positions of its own. Each
+     * claim brings what its item bundles ({@link #claimsOf}).
      */
     public final class Together {
 
         private final long eventId;
         private final List<Claimant> claimants;
-        private Jdbc.Rows<ItemForSale> items;
-        private Jdbc.Rows<Membership> memberships;
+        private final List<List<Claim>> expanded = new ArrayList<>();
+        private Reads read;
 
         private Together(long eventId, List<Claimant> claimants) {
             this.eventId = eventId;
             this.claimants = claimants;
         }
 
-        /** Queues the reads that decide the locks: every claimant's items and the quotas they are in. */
+        /** Queues the reads that decide the locks: every claimant's items, the quotas they are in, their dates. */
         public void readBeforeLocks(Jdbc.RoundTrip reads) {
-            Set<Long> itemIds = claimants.stream().flatMap(claimant -> claimant.claims().stream())
-                    .map(Claim::itemId).collect(Collectors.toCollection(TreeSet::new));
-            items = reads.add(counter.itemsForSale(eventId, itemIds));
-            memberships = reads.add(counter.membershipsOf(itemIds));
+            List<Claim> all = claimants.stream().flatMap(claimant -> claimant.claims().stream()).toList();
+            read = new Reads(eventId, ids(all, Claim::itemId), ReservationChecks.datesNamed(all), reads);
+        }
+
+        /** The claims of claimant {@code i} as they are to be written: each followed by what its item bundles. */
+        public List<Claim> claimsOf(int i) {
+            return expanded.get(i);
         }
 
         /**
@@ -325,27 +433,29 @@ public class Reservations {
          */
         public List<ApiException> decide(List<String> buyers, List<ApiException> refusals) {
             List<ApiException> outcome = new ArrayList<>(refusals);
-            Map<Long, ItemForSale> itemsById = items.all().stream()
-                    .collect(Collectors.toMap(ItemForSale::id, Function.identity()));
-            List<Membership> membershipsBefore = memberships.all();
+            Map<Long, ItemForSale> itemsById = read.items();
+            List<Membership> membershipsBefore = read.memberships();
+            Map<Long, Boolean> dates = read.dates();
             Instant now = deadlines.now();
             Set<LockTarget> locked = new HashSet<>();
             boolean[] limited = new boolean[claimants.size()];
             for (int i = 0; i < claimants.size(); i++) {
                 Claimant claimant = claimants.get(i);
+                List<Claim> claims = ReservationChecks.withBundles(claimant.claims(), itemsById);
+                expanded.add(claims);
                 if (outcome.get(i) != null) {
                     continue;
                 }
                 try {
-                    ReservationChecks.checkRules(claimant.claims(), itemsById, claimant.seats(), claimant.vouchers(),
-                            membershipsBefore, now);
-                    limited[i] = ReservationChecks.checkBuyerKnown(claimant.claims(), itemsById, buyers.get(i));
+                    ReservationChecks.checkRules(claims, itemsById, claimant.seats(), claimant.vouchers(),
+                            membershipsBefore, dates, now);
+                    limited[i] = ReservationChecks.checkBuyerKnown(claims, itemsById, buyers.get(i));
                 } catch (ApiException refused) {
                     outcome.set(i, counted(refused));
                     continue;
                 }
-                locked.addAll(ReservationChecks.objectsToLock(claimant.claims(), List.of(), claimant.vouchers(),
-                        membershipsBefore, now));
+                locked.addAll(ReservationChecks.objectsToLock(claims, List.of(), itemsById, claimant.seats(),
+                        claimant.vouchers(), membershipsBefore, now));
                 if (limited[i]) {
                     locked.add(LockTarget.buyer(eventId, buyers.get(i)));
                 }
@@ -360,15 +470,23 @@ public class Reservations {
                 return outcome;
             }
             Map<Long, Voucher> allVouchers = new HashMap<>();
-            open.forEach(i -> allVouchers.putAll(claimants.get(i).vouchers()));
-            List<Claim> allClaims = open.stream().flatMap(i -> claimants.get(i).claims().stream()).toList();
+            Map<Long, Seat> allSeats = new HashMap<>();
+            open.forEach(i -> {
+                allVouchers.putAll(claimants.get(i).vouchers());
+                allSeats.putAll(claimants.get(i).seats());
+            });
+            List<Claim> allClaims = open.stream().flatMap(i -> expanded.get(i).stream()).toList();
 
             Jdbc.RoundTrip afterLocks = jdbc.roundTrip();
             Jdbc.Rows<CountedQuota> quotas = afterLocks.add(counter.ofItemsQuery(itemsById.keySet(), List.of()));
             Map<Integer, Jdbc.Rows<Long>> takenSeats = new HashMap<>();
+            Map<Integer, Set<Long>> seatsOf = new HashMap<>();
             for (int i : open) {
-                List<Claim> claims = claimants.get(i).claims();
-                Set<Long> seatIds = ids(claims, Claim::seatId);
+                List<Claim> claims = expanded.get(i);
+                Set<Long> seatIds = new TreeSet<>();
+                claims.forEach(claim -> seatIds.addAll(ReservationChecks.seatIds(claim, itemsById,
+                        claimants.get(i).seats())));
+                seatsOf.put(i, seatIds);
                 if (!seatIds.isEmpty()) {
                     takenSeats.put(i, afterLocks.add(takenSeats(seatIds, List.of(), ids(claims, Claim::voucherId))));
                 }
@@ -385,9 +503,10 @@ public class Reservations {
                 }
             }
             checkpoints.beforeLocks(eventId, open.size());
-            locks.lockObjectsThen(eventId, locked, afterLocks);
-            requireLocked(ReservationChecks.objectsToLock(allClaims, List.of(), allVouchers, quotas.all(), now),
-                    locked);
+            AdvisoryLocks.Held held = locks.lockObjectsThen(eventId, ReservationChecks.datesNamed(allClaims), locked,
+                    afterLocks);
+            requireLocked(ReservationChecks.objectsToLock(allClaims, List.of(), itemsById, allSeats, allVouchers,
+                    quotas.all(), now), held);
 
             // What the claimants decided so far take, counted against the next ones.
             Map<Long, Long> quotaTaken = new HashMap<>();
@@ -400,14 +519,14 @@ public class Reservations {
             }
             for (int i : open) {
                 Claimant claimant = claimants.get(i);
-                List<Claim> claims = claimant.claims();
+                List<Claim> claims = expanded.get(i);
                 try {
                     ReservationChecks.checkQuotas(claims, itemsById, claimant.vouchers(), quotas.all().stream()
                             .map(quota -> quota.holdingMore(quotaTaken.getOrDefault(quota.id(), 0L))).toList(), now,
-                            locked);
-                    for (Claim claim : claims) {
-                        if (claim.seatId() != null && seatsTaken.contains(claim.seatId())) {
-                            throw ReservationConflict.seatUnavailable(claimant.seats().get(claim.seatId()));
+                            held);
+                    for (long seat : seatsOf.get(i)) {
+                        if (seatsTaken.contains(seat)) {
+                            throw ReservationConflict.seatUnavailable(claimant.seats().get(seat));
                         }
                     }
                     Jdbc.Rows<Long> taken = takenSeats.get(i);
@@ -423,10 +542,11 @@ public class Reservations {
                                     - voucherUsesTaken.getOrDefault(voucher, 0L)})
                             .toList());
                     if (limited[i]) {
-                        Map<Long, Long> held = new HashMap<>(
+                        Map<Long, Long> heldOfBuyer = new HashMap<>(
                                 buyerTaken.getOrDefault(buyers.get(i), Map.of()));
-                        heldByBuyer.get(buyers.get(i)).all().forEach(row -> held.merge(row[0], row[1], Long::sum));
-                        ReservationChecks.checkBuyerLimits(claims, itemsById, held.entrySet().stream()
+                        heldByBuyer.get(buyers.get(i)).all()
+                                .forEach(row -> heldOfBuyer.merge(row[0], row[1], Long::sum));
+                        ReservationChecks.checkBuyerLimits(claims, itemsById, heldOfBuyer.entrySet().stream()
                                 .map(entry -> new long[]{entry.getKey(), entry.getValue()}).toList());
                     }
                 } catch (ReservationConflict refused) {
@@ -434,19 +554,17 @@ public class Reservations {
                     continue;
                 }
                 for (Claim claim : claims) {
-                    ReservationChecks.quotasGrownBy(claim, claimant.vouchers(), quotas.all(), now)
+                    ReservationChecks.quotasGrownBy(claim, itemsById, claimant.vouchers(), quotas.all(), now)
                             .forEach(quota -> quotaTaken.merge(quota.id(), 1L, Long::sum));
-                    if (claim.seatId() != null) {
-                        seatsTaken.add(claim.seatId());
-                    }
                     if (claim.voucherId() != null) {
                         voucherUsesTaken.merge(claim.voucherId(), 1L, Long::sum);
                     }
-                    if (limited[i]) {
+                    if (limited[i] && claim.bundledIn() == null) {
                         buyerTaken.computeIfAbsent(buyers.get(i), buyer -> new HashMap<>())
                                 .merge(claim.itemId(), 1L, Long::sum);
                     }
                 }
+                seatsTaken.addAll(seatsOf.get(i));
             }
             checkpoints.afterChecks(eventId, open.size());
             return outcome;
@@ -472,12 +590,11 @@ public class Reservations {
     /**
      * Memberships and sizes are read again once the locks are held. An admin change committed in between can
      * have put an item in a finite quota this transaction did not lock; counting it unlocked could oversell,
-     * so the transaction is rolled back and run again (see {@code DurableTransactions}), and then locks it. The
-     * exclusive event lock covers every quota.
+     * so the transaction is rolled back and run again (see {@code DurableTransactions}), and then locks it. An
+     * exclusive lock on the event covers every quota, one on a date the date's.
      */
-    public void requireLocked(Collection<LockTarget> neededNow, Set<LockTarget> locked) {
-        boolean eventLockedExclusively = locked.size() > AdvisoryLocks.MAX_EXCLUSIVE_OBJECTS;
-        if (!eventLockedExclusively && !locked.containsAll(neededNow)) {
+    public void requireLocked(Collection<LockTarget> neededNow, AdvisoryLocks.Held held) {
+        if (!held.coversAll(neededNow)) {
             throw new InventoryChanged();
         }
     }

@@ -26,7 +26,7 @@ public class Housekeeping implements Sweep {
                     DELETE FROM idempotency_keys WHERE (caller, key) IN (SELECT caller, key FROM idempotency_keys
                       WHERE created_at < now() - interval '24 hours' LIMIT 1000)""",
             """
-                    DELETE FROM item_holds WHERE (item_id, width, bucket) IN (SELECT item_id, width, bucket
+                    DELETE FROM item_holds WHERE (item_id, date_id, width, bucket) IN (SELECT item_id, date_id, width, bucket
                       FROM item_holds WHERE bucket < now() - interval '1 hour' LIMIT 1000)""",
             // An admitted queue ticket is kept while its admission token is valid, and an hour more for readers.
             """

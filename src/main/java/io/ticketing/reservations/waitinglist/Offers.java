@@ -144,12 +144,12 @@ public class Offers implements TaskHandler {
             return 0;
         }
         Set<LockTarget> locked = counter.membershipsOf(itemIds).list().stream().filter(Membership::isFinite)
-                .map(quota -> LockTarget.quota(quota.id())).collect(Collectors.toSet());
+                .map(Membership::lockTarget).collect(Collectors.toSet());
         checkpoints.beforeLocks(eventId, 1);
-        locks.lockObjects(eventId, locked);
+        AdvisoryLocks.Held held = locks.lockObjects(eventId, locked);
         List<CountedQuota> quotas = counter.ofItems(itemIds, List.of());
         reservations.requireLocked(quotas.stream().filter(CountedQuota::isFinite)
-                .map(quota -> LockTarget.quota(quota.id())).toList(), locked);
+                .map(CountedQuota::lockTarget).toList(), held);
         Map<Long, ItemForSale> items = counter.itemsForSale(eventId, itemIds).list().stream()
                 .collect(Collectors.toMap(ItemForSale::id, item -> item));
         Map<Long, Integer> free = new HashMap<>();

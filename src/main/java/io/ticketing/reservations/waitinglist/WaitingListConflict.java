@@ -16,6 +16,13 @@ final class WaitingListConflict extends ApiException {
                 "Event " + event.slug + " has no waiting list; buy what is available instead.");
     }
 
+    /** Waiting lists are per item, not per date: an event with dates has none (contract section 10). */
+    static WaitingListConflict dated(Event event) {
+        return new WaitingListConflict("waiting_list_off",
+                "Event " + event.slug
+                        + " has dates; its waiting list is off, since offers are per item, not per date.");
+    }
+
     /** The item can sell {@code left} of what was asked for (null: any number): buy it instead of waiting. */
     static WaitingListConflict itemAvailable(Item item, Integer left) {
         WaitingListConflict conflict = new WaitingListConflict("item_available", "Item " + item.id + " can still sell "

@@ -8,6 +8,7 @@ import jakarta.transaction.Transactional;
 
 import io.ticketing.reservations.auth.RandomIds;
 import io.ticketing.reservations.concurrency.IfMatch;
+import io.ticketing.reservations.dates.EventDate;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
@@ -47,6 +48,9 @@ public class WaitingListService {
     public WaitingListView join(Event event, WaitingListRequests.Join request) {
         if (!event.waitingListEnabled) {
             throw WaitingListConflict.off(event);
+        }
+        if (EventDate.count("eventId", event.id) > 0) {
+            throw WaitingListConflict.dated(event);
         }
         Item item = Item.findInEvent(event.id, request.itemId())
                 .orElseThrow(() -> new NotFoundException("item", request.itemId()));
@@ -116,7 +120,8 @@ public class WaitingListService {
         if (!item.active) {
             return 0;
         }
-        List<CountedQuota> quotas = counter.ofItems(List.of(item.id), List.of());
+        List<CountedQuota> quotas = counter.ofItems(List.of(item.id), List.of()).stream()
+                .filter(quota -> quota.itemIds().contains(item.id)).toList();
         if (quotas.isEmpty()) {
             return 0;
         }

@@ -58,6 +58,12 @@ final class Scenarios {
                 if (scenario.startsWith("1~")) {
                     yield hotQuota(admin, buyers, sql, 0, 0, Integer.parseInt(scenario.substring(2)));
                 }
+                if (scenario.startsWith("1@")) {
+                    yield hotDate(admin, buyers, sql, Integer.parseInt(scenario.substring(2)));
+                }
+                if (scenario.startsWith("6@")) {
+                    yield bestAvailableOnDates(admin, Integer.parseInt(scenario.substring(2)));
+                }
                 throw new IllegalArgumentException("no scenario " + scenario);
             }
         };
@@ -91,6 +97,60 @@ final class Scenarios {
             String cart = mine.get(client.random.nextInt(mine.size()));
             return client.accepted(client.post("/api/v1/events/" + event[0] + "/carts/" + cart + "/positions", body));
         }, 1, sold == 0 && otherQuotas == 0 && waiting == 0);
+    }
+
+    /**
+     * (1 on dates) Scenario 1 on one date of an event with {@code dates} dates (contract section 10): the quota is the
+     * date's, and every date has one like it. The other dates are written in SQL: it is set-up.
+     */
+    private static Prepared hotDate(Admin admin, List<Load.Client> buyers, Connection sql, int dates)
+            throws Exception {
+        String[] event = admin.event();
+        long item = admin.item(event[0], false);
+        long hot = admin.date(event[0], 1);
+        admin.quotaOn(event[0], hot, item, HOT_QUOTA);
+        try (Statement statement = sql.createStatement()) {
+            statement.execute(String.format("""
+                    WITH other AS (INSERT INTO event_dates (event_id, name, starts_at)
+                                   SELECT %1$d, 'Date ' || g, now() + g * interval '1 day'
+                                   FROM generate_series(2, %2$d) g RETURNING id),
+                    quota AS (INSERT INTO quotas (event_id, name, size, date_id)
+                              SELECT %1$d, 'Hot', %3$d, id FROM other RETURNING id)
+                    INSERT INTO quota_items (quota_id, item_id) SELECT id, %4$d FROM quota""",
+                    Long.parseLong(event[1]), dates, HOT_QUOTA, item));
+            statement.execute("ANALYZE event_dates, quotas, quota_items");
+        }
+        List<List<String>> carts = carts(buyers, i -> event[0]);
+        String body = "{\"positions\":[{\"item_id\":" + item + ",\"date_id\":" + hot + "}]}";
+        return new Prepared(String.format("1 on one date of %,d", dates), (client, index) -> {
+            List<String> mine = carts.get(index);
+            String cart = mine.get(client.random.nextInt(mine.size()));
+            return client.accepted(client.post("/api/v1/events/" + event[0] + "/carts/" + cart + "/positions", body));
+        }, 1, false);
+    }
+
+    /**
+     * (6 on dates) Scenario 6 spread over {@code dates} dates of one event, 2,000 seats (20 rows of 100) each: buyer
+     * {@code i} takes the best 4 on date {@code i mod dates}. Each choice locks its date exclusively, not the event, so
+     * the dates do not wait for each other.
+     */
+    private static Prepared bestAvailableOnDates(Admin admin, int dates) throws Exception {
+        String[] event = admin.event();
+        long item = admin.item(event[0], true);
+        List<Long> dateIds = new ArrayList<>();
+        for (int n = 1; n <= dates; n++) {
+            long date = admin.date(event[0], n);
+            admin.quotaOn(event[0], date, item, HOT_QUOTA);
+            admin.seatRowsOn(event[0], date, item, 20, 100);
+            dateIds.add(date);
+        }
+        return new Prepared(String.format("6 best 4 seats on %d dates", dates), (client, index) -> {
+            String body = "{\"item_id\":" + item + ",\"quantity\":4,\"date_id\":" + dateIds.get(index % dates) + "}";
+            String cart = client.newCart(event[0]);
+            String path = "/api/v1/events/" + event[0] + "/carts/" + cart;
+            return client.accepted(client.post(path + "/best_available", body))
+                    && client.accepted(client.delete(path));
+        }, 3, false);
     }
 
     /**

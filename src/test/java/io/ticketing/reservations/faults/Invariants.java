@@ -45,14 +45,15 @@ final class Invariants {
                           WHERE k.event_id = :event GROUP BY cart_id HAVING count(*) > 1) carts)
                      + (SELECT count(*) FROM (SELECT order_id FROM order_positions p JOIN orders o ON o.id = p.order_id
                           WHERE o.event_id = :event GROUP BY order_id HAVING count(*) > 1) orders)""");
-        CHECKS.put("counter differs from rows", """
-                WITH counted AS (SELECT p.item_id, o.status, count(*) AS positions
-                                 FROM order_positions p JOIN orders o ON o.id = p.order_id
-                                 WHERE o.event_id = :event AND o.status IN ('pending', 'paid') GROUP BY 1, 2),
-                     kept AS (SELECT s.item_id, s.status, s.positions FROM item_sales s JOIN items i ON i.id = s.item_id
-                              WHERE i.event_id = :event AND s.positions <> 0)
-                SELECT count(*) FROM ((SELECT * FROM counted EXCEPT SELECT * FROM kept)
-                                      UNION ALL (SELECT * FROM kept EXCEPT SELECT * FROM counted)) differing""");
+        CHECKS.put("counter differs from rows",
+                """
+                        WITH counted AS (SELECT p.item_id, coalesce(p.date_id, 0), o.status, count(*) AS positions
+                                         FROM order_positions p JOIN orders o ON o.id = p.order_id
+                                         WHERE o.event_id = :event AND o.status IN ('pending', 'paid') GROUP BY 1, 2, 3),
+                             kept AS (SELECT s.item_id, s.date_id, s.status, s.positions FROM item_sales s JOIN items i ON i.id = s.item_id
+                                      WHERE i.event_id = :event AND s.positions <> 0)
+                        SELECT count(*) FROM ((SELECT * FROM counted EXCEPT SELECT * FROM kept)
+                                              UNION ALL (SELECT * FROM kept EXCEPT SELECT * FROM counted)) differing""");
     }
 
     private Invariants() {

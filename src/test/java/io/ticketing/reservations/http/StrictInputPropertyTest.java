@@ -4,6 +4,7 @@ import static io.ticketing.reservations.support.Api.ADMIN;
 import static io.ticketing.reservations.support.Api.admin;
 import static io.ticketing.reservations.support.Api.cartWith;
 import static io.ticketing.reservations.support.Api.checkout;
+import static io.ticketing.reservations.support.Api.newDate;
 import static io.ticketing.reservations.support.Api.newEvent;
 import static io.ticketing.reservations.support.Api.newItem;
 import static io.ticketing.reservations.support.Api.newQuota;
@@ -235,6 +236,7 @@ class StrictInputPropertyTest {
         newQuota(event, 0, List.of(soldOut));
         valid.put("entry", storefront().body(Map.of("item_id", soldOut, "email", "wait@example.com"))
                 .post("/api/v1/events/{event}/waiting_list", event).then().statusCode(201).extract().path("id"));
+        valid.put("date", Long.toString(newDate(event, 4)));
         String room = newEvent("property-room");
         admin().header("If-Match", "\"0\"").body(Map.of("waiting_room", Map.of("enabled", true,
                 "admission_per_minute", 1))).patch("/api/v1/events/{event}", room).then().statusCode(200);

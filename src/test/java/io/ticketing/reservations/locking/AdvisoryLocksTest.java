@@ -253,11 +253,11 @@ class AdvisoryLocksTest {
     }
 
     private static List<LockTarget> quotas(long firstId, int count) {
-        return LongStream.range(firstId, firstId + count).mapToObj(LockTarget::quota).toList();
+        return LongStream.range(firstId, firstId + count).mapToObj(id -> LockTarget.quota(id, null)).toList();
     }
 
     /** Lock keys are global: each test uses an event id of its own so tests never meet. */
     private static long newEventId() {
-        return ThreadLocalRandom.current().nextLong(1, LockTarget.MAX_ID);
+        return ThreadLocalRandom.current().nextLong(1, 1L << 55); // an event's id has 55 bits (LockTarget)
     }
 }

@@ -24,7 +24,7 @@ class LockTimeoutHttpTest {
     void aLockTimeoutIsARetryable503ProblemAndIsCounted() throws Exception {
         long event = 424_242;
         double timeoutsBefore = lockTimeoutsCounted();
-        try (LockProbe.Held held = probe.holdInBackground(event, List.of(LockTarget.quota(9)))) {
+        try (LockProbe.Held held = probe.holdInBackground(event, List.of(LockTarget.quota(9, null)))) {
             given().post("/test/locks/{event}/quotas/{quota}", event, 9)
                     .then()
                     .statusCode(503)

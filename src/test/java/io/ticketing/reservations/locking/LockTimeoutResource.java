@@ -24,6 +24,6 @@ public class LockTimeoutResource {
     @Operation(hidden = true)
     @TakesLocks
     public void lockQuota(@PathParam("event") long event, @PathParam("quota") long quota) {
-        probe.lock(event, List.of(LockTarget.quota(quota)));
+        probe.lock(event, List.of(LockTarget.quota(quota, null)));
     }
 }

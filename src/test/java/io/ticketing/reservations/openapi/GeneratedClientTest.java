@@ -87,7 +87,7 @@ class GeneratedClientTest {
                 new ItemChanges().price("45.00"));
         assertThat(repriced.getPrice()).isEqualTo("45.00");
 
-        Catalog catalog = new InventoryApi(storefront).getCatalog(event);
+        Catalog catalog = new InventoryApi(storefront).getCatalog(event, null);
         assertThat(catalog.getItems()).extracting(item -> item.getName() + " " + item.getPrice() + " "
                 + item.getAvailableNumber()).containsExactly("Standing 45.00 100", "Balcony 89.00 2");
 

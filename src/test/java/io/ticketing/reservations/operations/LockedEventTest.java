@@ -4,9 +4,13 @@ import static io.restassured.RestAssured.given;
 import static io.ticketing.reservations.support.Api.addToCart;
 import static io.ticketing.reservations.support.Api.admin;
 import static io.ticketing.reservations.support.Api.newCart;
+import static io.ticketing.reservations.support.Api.newDate;
 import static io.ticketing.reservations.support.Api.newEvent;
 import static io.ticketing.reservations.support.Api.newItem;
 import static io.ticketing.reservations.support.Api.newQuota;
+import static io.ticketing.reservations.support.Api.newQuotaOn;
+import static io.ticketing.reservations.support.Api.newSeatRowsOn;
+import static io.ticketing.reservations.support.Api.newSeatedItem;
 import static io.ticketing.reservations.support.Api.storefront;
 import static io.ticketing.reservations.support.Management.management;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -145,6 +149,52 @@ class LockedEventTest {
         assertThat(sql.number("SELECT count(*) FROM cart_positions WHERE item_id = ?1", lockedItem)).isZero();
         // The gate let everyone through again: the event sells once its lock is free.
         addToCart(locked, carts.get(0), Map.of("item_id", lockedItem)).then().statusCode(201);
+    }
+
+    @Test
+    void oneDatesExclusiveLockLeavesAnotherDatesBestAvailableAndAddToCartAnsweringAtOnce() throws Exception {
+        String event = newEvent("locked-date");
+        long friday = newDate(event, 4);
+        long saturday = newDate(event, 5);
+        long ticket = newItem(event, "Ticket", "10");
+        long seat = newSeatedItem(event, "Seat", "30");
+        newQuotaOn(event, friday, 100, List.of(ticket, seat));
+        newQuotaOn(event, saturday, 100, List.of(ticket, seat));
+        newSeatRowsOn(event, friday, seat, "A", List.of("1"), 10);
+        newSeatRowsOn(event, saturday, seat, "A", List.of("1"), 10);
+        String fridayCart = newCart(event);
+        String saturdayCart = newCart(event);
+        long fridayKey = LockTarget.date(friday).key();
+
+        ExecutorService clients = Executors.newSingleThreadExecutor();
+        try (Connection holder = DriverManager.getConnection(url, username, password)) {
+            // What best available on Friday holds while it chooses, and what a Friday quota's creation holds.
+            execute(holder, "SELECT pg_advisory_lock(" + fridayKey + ")");
+            Future<Timed> waiting = clients.submit(() -> Timed.of(() -> bestAvailableOn(event, fridayCart, seat,
+                    friday)));
+            awaitLockWaiters(holder, 1);
+
+            List<Timed> saturdays = List.of(
+                    Timed.of(() -> bestAvailableOn(event, saturdayCart, seat, saturday)),
+                    Timed.of(() -> addToCart(event, saturdayCart, Map.of("item_id", ticket, "date_id", saturday))),
+                    Timed.of(() -> storefront().queryParam("date_id", friday)
+                            .get("/api/v1/events/{event}/catalog", event)));
+            for (Timed answer : saturdays) {
+                assertThat(answer.response().statusCode()).as(answer.response().asString()).isBetween(200, 201);
+                assertThat(answer.took()).as("an answer on another date").isLessThan(PROMPT);
+            }
+            assertThat(waiting.get(30, TimeUnit.SECONDS).response().jsonPath().getString("code"))
+                    .as("best available on the locked date").isEqualTo("lock_timeout");
+        } finally {
+            clients.shutdownNow();
+        }
+        assertThat(sql.number("SELECT count(*) FROM cart_positions WHERE cart_id = ?1", saturdayCart)).isEqualTo(3);
+        bestAvailableOn(event, fridayCart, seat, friday).then().statusCode(201);
+    }
+
+    private static Response bestAvailableOn(String event, String cart, long item, long date) {
+        return storefront().body(Map.of("item_id", item, "quantity", 2, "date_id", date))
+                .post("/api/v1/events/{event}/carts/{cart}/best_available", event, cart);
     }
 
     @Test

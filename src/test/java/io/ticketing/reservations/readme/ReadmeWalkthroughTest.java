@@ -22,6 +22,7 @@ class ReadmeWalkthroughTest {
 
     private static final String HEADING = "## The whole sale with `curl`";
     private static final String WAITING_LIST = "## The waiting list and order changes with `curl`";
+    private static final String DATES = "## Dates, passes and bundles with `curl`";
 
     @TestHTTPResource("/api/v1")
     URI api;
@@ -29,14 +30,15 @@ class ReadmeWalkthroughTest {
     @Test
     void shouldRunTheReadmesWalkthroughTwiceInARow() throws Exception {
         assumeTrue(onPath("bash") && onPath("curl"), "the walkthrough needs bash and curl");
-        String walkthrough = walkthrough(HEADING) + walkthrough(WAITING_LIST);
+        String walkthrough = walkthrough(HEADING) + walkthrough(WAITING_LIST) + walkthrough(DATES);
         for (int run = 1; run <= 2; run++) {
             String output = runInBash(walkthrough);
             assertThat(output).as("run %d", run).contains("\"total\":\"187.00\"")
                     .contains("\"code\":\"seat_unavailable\"")
                     .contains("\"status\":\"pending\"").contains("\"status\":\"paid\"")
                     .contains("\"status\":\"canceled\"").contains("offered: WL-")
-                    .contains("\"status\":\"redeemed\"").contains("\"total\":\"75.00\"");
+                    .contains("\"status\":\"redeemed\"").contains("\"total\":\"75.00\"")
+                    .contains("\"code\":\"date_required\"").contains("\"total\":\"37.00\"");
         }
     }
 

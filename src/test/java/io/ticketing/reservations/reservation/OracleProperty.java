@@ -1,11 +1,14 @@
 package io.ticketing.reservations.reservation;
 
 import static io.ticketing.reservations.support.Api.admin;
+import static io.ticketing.reservations.support.Api.newDate;
 import static io.ticketing.reservations.support.Api.newEvent;
 import static io.ticketing.reservations.support.Api.newItem;
 import static io.ticketing.reservations.support.Api.newQuota;
+import static io.ticketing.reservations.support.Api.newQuotaOn;
 import static io.ticketing.reservations.support.Api.newSeatedItem;
 import static io.ticketing.reservations.support.Api.newSeats;
+import static io.ticketing.reservations.support.Api.newSeatsOn;
 import static io.ticketing.reservations.support.Api.newVoucher;
 import static io.ticketing.reservations.support.Api.storefront;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -16,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Supplier;
 
 import jakarta.inject.Inject;
 
@@ -34,7 +38,9 @@ import io.ticketing.reservations.waitinglist.Offers;
  * and voucher deadlines, admin edits (voucher uses, {@code block_quota}, {@code valid_until}, deletes and new
  * vouchers; quota sizes from and to unlimited, items joining and leaving quotas, PATCHes naming one field; seats
  * blocked), the waiting list (joining, leaving, offer runs, buying with an offer) and order changes, and bursts of
- * concurrent buyers between them, raced with {@link RacePauses}. After every step the
+ * concurrent buyers between them, raced with {@link RacePauses}; and on a second event, a series with dates
+ * ({@link Series}): holds on one date, passes for every date, seated ones, bundles, dates going off and on sale,
+ * quotas of one date resized. After every step the
  * {@link Oracle}: the service's availability equals the contract's, and no quota holds more than its size unless
  * an admin edit shrank it below, after which it never grows. {@link OraclePropertyTest} runs it with the locks,
  * where nothing is broken; {@link OraclePropertyWithoutLocksTest} without, where the oracle finds an oversell.
@@ -66,6 +72,7 @@ abstract class OracleProperty {
     private final List<String> entries = new ArrayList<>();
     private final Map<Long, Long> usedBefore = new HashMap<>();
     private final List<String> broken = new ArrayList<>();
+    private Series series;
 
     /** Whether the advisory locks are on in this test's service. */
     abstract boolean locking();
@@ -79,9 +86,15 @@ abstract class OracleProperty {
         List<String> done = new ArrayList<>();
         for (int step = 0; step < steps; step++) {
             // Every run races at least once, so that the lock-off twin has its chance to oversell.
-            String action = step == 0 ? burst() : step();
+            String action = step == 0
+                    ? burst()
+                    : step == 1
+                            ? series.burst()
+                            : random.nextInt(4) == 0
+                                    ? series.step()
+                                    : step();
             done.add(action);
-            check(done.size() + ". " + action, action.startsWith("patch quota"));
+            check(done.size() + ". " + action, action.startsWith("patch quota") || action.startsWith("series: patch"));
             // The first broken promise decides either run: a failure with the locks, the twin's proof without.
             if (!broken.isEmpty()) {
                 break;
@@ -115,6 +128,7 @@ abstract class OracleProperty {
         admin().header("If-Match", "\"0\"").body(Map.of("waiting_list", Map.of("enabled", true)))
                 .patch(EVENT, event).then().statusCode(200);
         newCart();
+        series = new Series();
         check("set-up", true);
     }
 
@@ -192,10 +206,15 @@ abstract class OracleProperty {
     }
 
     private String race(Map<String, Object> position, Integer left) {
+        return race(event, eventId, this::newCart, position, left);
+    }
+
+    private String race(String event, long eventId, Supplier<String> newCart, Map<String, Object> position,
+            Integer left) {
         int racers = Math.min(6, (left == null ? 2 : left + 1) + random.nextInt(2));
         List<String> racing = new ArrayList<>();
         for (int i = 0; i < racers; i++) {
-            racing.add(newCart());
+            racing.add(newCart.get());
         }
         List<Crowd.Outcome> outcomes;
         try (RacePauses.Race race = pauses.race(eventId, racers)) {
@@ -334,7 +353,17 @@ abstract class OracleProperty {
      * The oracle after a step. A quota above its size is broken unless {@code adminEdit} put it there (a shrink may)
      * or it was above before and has not grown since.
      */
+    /** The oracle on the event the step acted on: a step on one event changes nothing of the other. */
     private void check(String step, boolean adminEdit) {
+        if (series == null || !step.contains("series: ")) {
+            check(event, step, adminEdit);
+        }
+        if (series != null && (step.contains("series: ") || step.equals("set-up"))) {
+            check(series.event, step, adminEdit);
+        }
+    }
+
+    private void check(String event, String step, boolean adminEdit) {
         Map<Long, QuotaUsage> usage = Oracle.quotas(sql, event);
         for (QuotaUsage quota : usage.values()) {
             long before = usedBefore.getOrDefault(quota.id(), 0L);
@@ -385,6 +414,10 @@ abstract class OracleProperty {
     }
 
     private String patch(String what, String path, Map<String, Object> changes) {
+        return patch(event, what, path, changes);
+    }
+
+    private static String patch(String event, String what, String path, Map<String, Object> changes) {
         Response current = admin().get(path, event);
         if (current.statusCode() == 404) {
             return call("patch " + what + " that is gone", current);
@@ -405,5 +438,193 @@ abstract class OracleProperty {
 
     private <T> T any(List<T> list) {
         return list.isEmpty() ? null : list.get(random.nextInt(list.size()));
+    }
+
+    /**
+     * A series of three dates: a ticket of one date (three a date, five over the run), a pass for every date in the
+     * same quotas, a seat of one date and a seated pass (two seats a date each), and a bundle of two tickets.
+     */
+    private final class Series {
+
+        private final String event = newEvent(locking() ? "series" : "series-unlocked");
+        private final long eventId = sql.number("SELECT id FROM events WHERE slug = ?1", event);
+        private final List<Long> dates = List.of(newDate(event, 4), newDate(event, 5), newDate(event, 6));
+        private final long ticket = newItem(event, "Ticket", "10");
+        private final long pass = newItem(event, Map.of("name", "Pass", "price", "25", "every_date", true));
+        private final long seat = newSeatedItem(event, "Seat", "30");
+        private final long seatedPass = newItem(event,
+                Map.of("name", "Seated pass", "price", "70", "every_date", true, "requires_seat", true));
+        private final long pair = newItem(event, Map.of("name", "Pair", "price", "18", "bundle",
+                List.of(Map.of("item_id", ticket, "count", 2))));
+        private final List<Long> quotas = new ArrayList<>();
+        private final List<String> carts = new ArrayList<>();
+        private final List<String> orders = new ArrayList<>();
+
+        Series() {
+            for (long date : dates) {
+                quotas.add(newQuotaOn(event, date, 3, List.of(ticket, pass, seatedPass)));
+                quotas.add(newQuotaOn(event, date, 2, List.of(seat, seatedPass)));
+                newSeatsOn(event, date, seat, "s", 2);
+                newSeatsOn(event, date, seatedPass, "p", 2);
+            }
+            newQuota(event, 5, List.of(ticket, pass));
+            newQuota(event, 4, List.of(pair));
+        }
+
+        String step() {
+            int dice = random.nextInt(100);
+            String done;
+            if (dice < 30) {
+                done = add(position());
+            } else if (dice < 45) {
+                done = burst();
+            } else if (dice < 55) {
+                done = remove();
+            } else if (dice < 65) {
+                done = checkout();
+            } else if (dice < 72 && !orders.isEmpty()) {
+                done = call("cancel order", admin().post(EVENT + "/orders/{code}/cancel", event, any(orders)));
+            } else if (dice < 80) {
+                long date = any(dates);
+                return "series: " + OracleProperty.patch(event, "date " + date, EVENT + "/dates/" + date,
+                        Map.of("active", random.nextInt(3) > 0));
+            } else if (dice < 86) {
+                int expired = sql.update(
+                        "UPDATE cart_positions SET expires = date_trunc('second', now()) - interval '1 second'"
+                                + " WHERE cart_id IN (SELECT id FROM carts WHERE event_id = ?1) AND random() < 0.4",
+                        eventId);
+                done = "time passes past " + expired + " holds";
+            } else if (dice < 92) {
+                long quota = any(quotas);
+                return "series: " + OracleProperty.patch(event, "quota " + quota, EVENT + "/quotas/" + quota,
+                        Map.of("size", random.nextInt(5)));
+            } else {
+                done = carts.isEmpty()
+                        ? "no cart to extend"
+                        : call("extend", storefront().post(EVENT + "/carts/{cart}/extend", event, any(carts)));
+            }
+            return "series: " + done;
+        }
+
+        private Map<String, Object> position() {
+            Map<String, Object> position = new LinkedHashMap<>();
+            switch (random.nextInt(5)) {
+                case 0 -> position.putAll(Map.of("item_id", ticket, "date_id", any(dates)));
+                case 1 -> position.put("item_id", pass);
+                case 2 -> position.putAll(Map.of("item_id", seat, "date_id", any(dates), "seat_guid",
+                        "s-" + (1 + random.nextInt(2))));
+                case 3 -> position.putAll(Map.of("item_id", seatedPass, "seat_guid", "p-" + (1 + random.nextInt(2))));
+                default -> position.putAll(Map.of("item_id", pair, "date_id", any(dates)));
+            }
+            return position;
+        }
+
+        private String add(Map<String, Object> position) {
+            String cart = carts.isEmpty() || random.nextInt(3) == 0 ? newCart() : any(carts);
+            return call("add " + position, storefront().body(Map.of("positions", List.of(position)))
+                    .post(EVENT + "/carts/{cart}/positions", event, cart));
+        }
+
+        /**
+         * Buyers racing for a position every one of them could take alone: its date on sale (a pass's every date
+         * counted), its quotas with a place left, its seat free on its dates.
+         */
+        String burst() {
+            for (int tries = 0; tries < 10; tries++) {
+                Map<String, Object> position = position();
+                Integer left = left(position);
+                if (left != null && left > 0) {
+                    return "series: " + race(event, eventId, this::newCart, position, left);
+                }
+            }
+            return "series: " + add(position());
+        }
+
+        /** What is left for the position by section 1 and 10, or null if it could not be held alone. */
+        private Integer left(Map<String, Object> position) {
+            long item = (Long) position.get("item_id");
+            Long date = (Long) position.get("date_id");
+            List<Long> active = sql.rows("SELECT id FROM event_dates WHERE event_id = ?1 AND active ORDER BY id",
+                    eventId).stream().map(id -> ((Number) id).longValue()).toList();
+            List<Long> on = date == null ? active : List.of(date);
+            if (on.isEmpty() || !active.containsAll(on)) {
+                return null;
+            }
+            String guid = (String) position.get("seat_guid");
+            if (guid != null && on.stream().anyMatch(onDate -> !seatFree(guid, onDate))) {
+                return null;
+            }
+            Map<Long, QuotaUsage> usage = Oracle.quotas(sql, event);
+            List<Long> counted = new ArrayList<>(List.of(item));
+            if (item == pair) {
+                counted.add(ticket);
+            }
+            Map<Long, Long> dateOf = new HashMap<>();
+            for (Object row : sql.rows("SELECT id, coalesce(date_id, 0) FROM quotas WHERE event_id = ?1", eventId)) {
+                Object[] columns = (Object[]) row;
+                long quotaDate = ((Number) columns[1]).longValue();
+                dateOf.put(((Number) columns[0]).longValue(), quotaDate == 0 ? null : quotaDate);
+            }
+            Integer left = Integer.MAX_VALUE;
+            for (QuotaUsage quota : usage.values()) {
+                Long quotaDate = dateOf.get(quota.id());
+                boolean counts = quota.size() != null && (quotaDate == null || on.contains(quotaDate))
+                        && counted.stream().anyMatch(one -> itemIn(one, quota.id()));
+                if (counts) {
+                    left = Math.min(left, item == pair ? quota.availableNumber() / 2 : quota.availableNumber());
+                }
+            }
+            return left;
+        }
+
+        /** Section 1's available seat on one date: a pass holds its guid on every date. */
+        private boolean seatFree(String guid, long date) {
+            return sql.number(
+                    """
+                            SELECT count(*) FROM seats s WHERE s.event_id = ?1 AND s.guid = ?2 AND s.date_id = ?3
+                              AND NOT s.blocked
+                              AND NOT EXISTS (SELECT 1 FROM cart_positions c JOIN carts k ON k.id = c.cart_id
+                                WHERE c.expires >= now() AND (c.seat_id = s.id OR c.pass_seat_guid = s.guid AND k.event_id = ?1))
+                              AND NOT EXISTS (SELECT 1 FROM order_positions p JOIN orders o ON o.id = p.order_id
+                                WHERE o.status IN ('pending', 'paid')
+                                  AND (p.seat_id = s.id OR p.pass_seat_guid = s.guid AND o.event_id = ?1))""",
+                    eventId, guid, date) > 0;
+        }
+
+        private String remove() {
+            if (carts.isEmpty()) {
+                return "no cart";
+            }
+            String cart = any(carts);
+            if (random.nextBoolean()) {
+                return call("delete cart", storefront().delete(EVENT + "/carts/{cart}", event, cart));
+            }
+            List<Long> positions = storefront().get(EVENT + "/carts/{cart}", event, cart).jsonPath()
+                    .getList("positions.id", Long.class);
+            if (positions == null || positions.isEmpty()) {
+                return "nothing to remove";
+            }
+            return call("remove position", storefront().delete(EVENT + "/carts/{cart}/positions/{position}", event,
+                    cart, any(positions)));
+        }
+
+        private String checkout() {
+            if (carts.isEmpty()) {
+                return "no cart";
+            }
+            Response placed = storefront().body(Map.of("cart_id", any(carts), "email", "buyer@example.com"))
+                    .post(EVENT + "/orders", event);
+            if (placed.statusCode() == 201) {
+                orders.add(placed.jsonPath().getString("code"));
+            }
+            return call("checkout", placed);
+        }
+
+        private String newCart() {
+            String cart = storefront().post(EVENT + "/carts", event).then().statusCode(201).extract().jsonPath()
+                    .getString("id");
+            carts.add(cart);
+            return cart;
+        }
     }
 }

@@ -7,12 +7,15 @@ import static io.ticketing.reservations.support.Api.cartWith;
 import static io.ticketing.reservations.support.Api.checkout;
 import static io.ticketing.reservations.support.Api.newCartOf;
 import static io.ticketing.reservations.support.Api.newCarts;
+import static io.ticketing.reservations.support.Api.newDate;
 import static io.ticketing.reservations.support.Api.newEvent;
 import static io.ticketing.reservations.support.Api.newItem;
 import static io.ticketing.reservations.support.Api.newQuota;
+import static io.ticketing.reservations.support.Api.newQuotaOn;
 import static io.ticketing.reservations.support.Api.newSeatRows;
 import static io.ticketing.reservations.support.Api.newSeatedItem;
 import static io.ticketing.reservations.support.Api.newSeats;
+import static io.ticketing.reservations.support.Api.newSeatsOn;
 import static io.ticketing.reservations.support.Api.newVoucher;
 import static io.ticketing.reservations.support.Api.storefront;
 import static io.ticketing.reservations.support.Crowd.count;
@@ -539,6 +542,66 @@ abstract class Races {
             assertThat(retried.jsonPath().getString("code")).isEqualTo("quota_exhausted");
         }
         expectInBatches(event, () -> assertThat(count(outcomes, 201)).as("holds of the last ticket").isEqualTo(1));
+    }
+
+    @Test
+    void passesAndOneDatesBuyersRacingForThatDatesLastPlacesNeverOversellAnyDate() {
+        String event = newEvent("race-pass");
+        long friday = newDate(event, 4);
+        long saturday = newDate(event, 5);
+        long single = newItem(event, "Single", "10");
+        long pass = newItem(event, Map.of("name", "Pass", "price", "25", "every_date", true));
+        newQuotaOn(event, friday, 5, List.of(single, pass));
+        newQuotaOn(event, saturday, 50, List.of(single, pass));
+        List<String> carts = newCarts(event, CLIENTS);
+        List<Outcome> outcomes = race(event, CLIENTS, i -> addToCart(event, carts.get(i), i % 2 == 0
+                ? Map.of("item_id", pass)
+                : Map.of("item_id", single, "date_id", friday)));
+        expect(event, outcomes, () -> {
+            assertThat(count(outcomes, 201)).as("Friday's five places").isEqualTo(5);
+            assertThat(count(outcomes, "quota_exhausted")).isEqualTo(CLIENTS - 5);
+        });
+    }
+
+    @Test
+    void aBundleAndBuyersOfItsBundledItemRacingForItsLastTicketsSellThemOnce() {
+        String event = newEvent("race-bundle");
+        long drink = newItem(event, "Drink", "4");
+        long combo = newItem(event, Map.of("name", "Combo", "price", "20", "bundle",
+                List.of(Map.of("item_id", drink, "count", 2))));
+        newQuota(event, 100, List.of(combo));
+        newQuota(event, 6, List.of(drink));
+        List<String> carts = newCarts(event, CLIENTS);
+        List<Outcome> outcomes = race(event, CLIENTS,
+                i -> addToCart(event, carts.get(i), Map.of("item_id", i % 2 == 0 ? combo : drink)));
+        expect(event, outcomes, () -> {
+            long drinksSold = sql.number("SELECT count(*) FROM cart_positions c JOIN carts k ON k.id = c.cart_id"
+                    + " JOIN events e ON e.id = k.event_id WHERE e.slug = ?1 AND c.item_id = ?2", event, drink);
+            assertThat(drinksSold).as("the six drinks, bundled or not").isEqualTo(6);
+            assertThat(count(outcomes, 201) + count(outcomes, "quota_exhausted")).isEqualTo(CLIENTS);
+        });
+    }
+
+    @Test
+    void oneSeatGuidOnTwoDatesGoesToOneBuyerOnEachDate() {
+        String event = newEvent("race-date-seat");
+        long friday = newDate(event, 4);
+        long saturday = newDate(event, 5);
+        long seat = newSeatedItem(event, "Seat", "50");
+        newQuotaOn(event, friday, 100, List.of(seat));
+        newQuotaOn(event, saturday, 100, List.of(seat));
+        newSeatsOn(event, friday, seat, "Z", 1);
+        newSeatsOn(event, saturday, seat, "Z", 1);
+        List<String> carts = newCarts(event, CLIENTS);
+        List<Outcome> outcomes = race(event, CLIENTS, i -> addToCart(event, carts.get(i),
+                Map.of("item_id", seat, "seat_guid", "Z-1", "date_id", i % 2 == 0 ? friday : saturday)));
+        expect(event, outcomes, () -> {
+            assertThat(count(outcomes, 201)).as("one a date").isEqualTo(2);
+            assertThat(sql.number("SELECT count(DISTINCT c.date_id) FROM cart_positions c JOIN carts k"
+                    + " ON k.id = c.cart_id JOIN events e ON e.id = k.event_id WHERE e.slug = ?1", event))
+                    .isEqualTo(2);
+            assertThat(count(outcomes, "seat_unavailable")).isEqualTo(CLIENTS - 2);
+        });
     }
 
     /** Runs the racers, held as {@link RacePauses} says; fails if the race was not decided by them. */

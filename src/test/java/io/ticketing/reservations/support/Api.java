@@ -42,10 +42,43 @@ public final class Api {
     }
 
     public static long newQuota(String event, Integer size, List<Long> items) {
+        return newQuotaOn(event, null, size, items);
+    }
+
+    /** A quota of one date of the event ({@code date} null: of the whole event). */
+    public static long newQuotaOn(String event, Long date, Integer size, List<Long> items) {
         Map<String, Object> body = new HashMap<>(Map.of("name", "quota", "items", items));
         body.put("size", size);
+        body.put("date_id", date);
         return admin().body(body).post("/api/v1/events/{event}/quotas", event)
                 .then().statusCode(201).extract().jsonPath().getLong("id");
+    }
+
+    /** What a quota has left by the admin's availability: section 1's {@code available_number}. */
+    public static int availableNumber(String event, long quota) {
+        return admin().get("/api/v1/events/{event}/quotas/{quota}/availability", event, quota).then().statusCode(200)
+                .extract().jsonPath().getInt("available_number");
+    }
+
+    /** An item with the fields of {@code item} (name and price at least). */
+    public static long newItem(String event, Map<String, Object> item) {
+        return admin().body(item).post("/api/v1/events/{event}/items", event).then().statusCode(201).extract()
+                .jsonPath().getLong("id");
+    }
+
+    /** A date of the event series, on sale, starting on day {@code day} of December 2026. */
+    public static long newDate(String event, int day) {
+        return admin().body(Map.of("name", "December " + day, "starts_at", "2026-12-%02dT19:00:00Z".formatted(day)))
+                .post("/api/v1/events/{event}/dates", event).then().statusCode(201).extract().jsonPath().getLong("id");
+    }
+
+    /** Seats {@code prefix-1} to {@code prefix-count} of one date, sold as {@code item}. */
+    public static void newSeatsOn(String event, long date, long item, String prefix, int count) {
+        List<Map<String, Object>> seats = new ArrayList<>();
+        for (int i = 1; i <= count; i++) {
+            seats.add(Map.of("guid", prefix + "-" + i, "name", "Seat " + i, "item_id", item, "date_id", date));
+        }
+        admin().body(Map.of("seats", seats)).post("/api/v1/events/{event}/seats", event).then().statusCode(201);
     }
 
     public static long newSeatedItem(String event, String name, String price) {
@@ -64,11 +97,19 @@ public final class Api {
 
     /** Creates rows of numbered seats in {@code section}, guid {@code section-row-number}, sold as {@code item}. */
     public static void newSeatRows(String event, long item, String section, List<String> rows, int perRow) {
+        newSeatRowsOn(event, null, item, section, rows, perRow);
+    }
+
+    /** {@link #newSeatRows} on one date of the event ({@code date} null: of no date). */
+    public static void newSeatRowsOn(String event, Long date, long item, String section, List<String> rows,
+            int perRow) {
         List<Map<String, Object>> seats = new ArrayList<>();
         for (String row : rows) {
             for (int number = 1; number <= perRow; number++) {
-                seats.add(Map.of("guid", section + "-" + row + "-" + number, "name", row + number, "item_id", item,
-                        "section", section, "row", row, "number", number));
+                Map<String, Object> seat = new HashMap<>(Map.of("guid", section + "-" + row + "-" + number, "name",
+                        row + number, "item_id", item, "section", section, "row", row, "number", number));
+                seat.put("date_id", date);
+                seats.add(seat);
             }
         }
         admin().body(Map.of("seats", seats)).post("/api/v1/events/{event}/seats", event).then().statusCode(201);

@@ -22,32 +22,52 @@ public final class Oracle {
      * Section 1, one row per quota of the event: id, size, paid, pending, carts, blocking vouchers. A voucher blocks
      * in a quota while block_quota is on, valid_until has not passed, and its item_id is in the quota or its
      * quota_id is the quota; its live holds are then left out of that quota's carts (the block counts them).
+     * Section 10: a position counts in a quota of a date if it is for that date or for none (a pass, and what a pass
+     * bundles, count on every date); a quota of no date counts every position of its items; a voucher of one date
+     * blocks only in quotas of that date or of none. {@code on_sale}: false for a quota of an inactive date, which
+     * no claim checks.
      */
     private static final String QUOTAS = """
-            WITH quota AS (SELECT q.id, q.size FROM quotas q JOIN events e ON e.id = q.event_id WHERE e.slug = ?1),
+            WITH quota AS (SELECT q.id, q.size, q.date_id, coalesce(d.active, true) AS on_sale FROM quotas q
+                           JOIN events e ON e.id = q.event_id LEFT JOIN event_dates d ON d.id = q.date_id
+                           WHERE e.slug = ?1),
             blocking AS (
               SELECT quota.id AS quota_id, v.id AS voucher_id, greatest(v.max_usages - v.redeemed, 0) AS uses_left
               FROM quota JOIN vouchers v ON v.block_quota AND (v.valid_until IS NULL OR v.valid_until >= now())
+                AND (v.date_id IS NULL OR quota.date_id IS NULL OR v.date_id = quota.date_id)
                 AND (v.quota_id = quota.id
                      OR v.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id)))
             SELECT quota.id, quota.size,
               (SELECT count(*) FROM order_positions p JOIN orders o ON o.id = p.order_id
-                WHERE o.status = 'paid' AND p.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id)),
+                WHERE o.status = 'paid' AND p.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id)
+                  AND (quota.date_id IS NULL OR p.date_id IS NULL OR p.date_id = quota.date_id)),
               (SELECT count(*) FROM order_positions p JOIN orders o ON o.id = p.order_id
-                WHERE o.status = 'pending' AND p.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id)),
+                WHERE o.status = 'pending' AND p.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id)
+                  AND (quota.date_id IS NULL OR p.date_id IS NULL OR p.date_id = quota.date_id)),
               (SELECT count(*) FROM cart_positions c
                 WHERE c.expires >= now() AND c.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id)
+                  AND (quota.date_id IS NULL OR c.date_id IS NULL OR c.date_id = quota.date_id)
                   AND NOT EXISTS (SELECT 1 FROM blocking b WHERE b.quota_id = quota.id AND b.voucher_id = c.voucher_id)),
-              (SELECT coalesce(sum(b.uses_left), 0) FROM blocking b WHERE b.quota_id = quota.id)
+              (SELECT coalesce(sum(b.uses_left), 0) FROM blocking b WHERE b.quota_id = quota.id),
+              quota.on_sale
             FROM quota ORDER BY quota.id""";
 
+    /**
+     * A seat is held by a position naming it, and (section 10) a seat of a date by a pass holding its guid on every
+     * date.
+     */
     private static final String SEATS_HELD_TWICE = """
-            SELECT seat_id FROM (
-              SELECT c.seat_id FROM cart_positions c JOIN carts k ON k.id = c.cart_id JOIN events e ON e.id = k.event_id
-                WHERE e.slug = ?1 AND c.seat_id IS NOT NULL AND c.expires >= now()
+            WITH position AS (
+              SELECT c.seat_id, c.pass_seat_guid FROM cart_positions c JOIN carts k ON k.id = c.cart_id
+                JOIN events e ON e.id = k.event_id WHERE e.slug = ?1 AND c.expires >= now()
               UNION ALL
-              SELECT p.seat_id FROM order_positions p JOIN orders o ON o.id = p.order_id JOIN events e ON e.id = o.event_id
-                WHERE e.slug = ?1 AND p.seat_id IS NOT NULL AND o.status IN ('paid', 'pending')) held
+              SELECT p.seat_id, p.pass_seat_guid FROM order_positions p JOIN orders o ON o.id = p.order_id
+                JOIN events e ON e.id = o.event_id WHERE e.slug = ?1 AND o.status IN ('paid', 'pending'))
+            SELECT seat_id FROM (
+              SELECT seat_id FROM position WHERE seat_id IS NOT NULL
+              UNION ALL
+              SELECT s.id FROM position JOIN seats s ON s.guid = position.pass_seat_guid AND s.date_id IS NOT NULL
+                JOIN events e ON e.id = s.event_id AND e.slug = ?1) held
             GROUP BY seat_id HAVING count(*) > 1""";
 
     private static final String VOUCHERS_OVERUSED = """
@@ -85,7 +105,8 @@ public final class Oracle {
     }
 
     /** What a quota holds by section 1; {@code size} is null when unlimited. */
-    public record QuotaUsage(long id, Integer size, long paid, long pending, long carts, long blockingVouchers) {
+    public record QuotaUsage(long id, Integer size, long paid, long pending, long carts, long blockingVouchers,
+            boolean onSale) {
 
         public long used() {
             return paid + pending + carts + blockingVouchers;
@@ -104,7 +125,7 @@ public final class Oracle {
             Object[] columns = (Object[]) row;
             QuotaUsage usage = new QuotaUsage(number(columns[0]),
                     columns[1] == null ? null : (int) number(columns[1]), number(columns[2]), number(columns[3]),
-                    number(columns[4]), number(columns[5]));
+                    number(columns[4]), number(columns[5]), (Boolean) columns[6]);
             quotas.put(usage.id(), usage);
         }
         return quotas;
@@ -112,13 +133,14 @@ public final class Oracle {
 
     /**
      * The promises the event breaks right now: quotas used past their size (but those in {@code excused}, which an
-     * admin shrank below what they hold), seats held twice, vouchers overused or miscounted, buyers past their
-     * limits.
+     * admin shrank below what they hold, and those of an inactive date, which no claim checks), seats held twice,
+     * vouchers overused or miscounted, buyers past their limits.
      */
     public static List<String> brokenPromises(Sql sql, String event, Set<Long> excused) {
         List<String> broken = new ArrayList<>();
         quotas(sql, event).values().stream()
-                .filter(quota -> quota.size() != null && quota.used() > quota.size() && !excused.contains(quota.id()))
+                .filter(quota -> quota.size() != null && quota.used() > quota.size() && !excused.contains(quota.id())
+                        && quota.onSale())
                 .forEach(quota -> broken.add("quota " + quota.id() + " holds " + quota.used() + " of " + quota.size()));
         sql.rows(SEATS_HELD_TWICE, event).forEach(seat -> broken.add("seat " + seat + " held twice"));
         sql.rows(VOUCHERS_OVERUSED, event).forEach(code -> broken.add("voucher " + code + " used too often"));
@@ -146,7 +168,7 @@ public final class Oracle {
     public static void assertServiceAgrees(Sql sql, String event) {
         for (int attempt = 1;; attempt++) {
             Map<Long, QuotaUsage> before = quotas(sql, event);
-            Map<Long, QuotaUsage> served = served(event, before.keySet());
+            Map<Long, QuotaUsage> served = served(event, before);
             if (before.equals(quotas(sql, event)) || attempt == 5) {
                 assertThat(served).as("the service's availability of the quotas of event %s", event).isEqualTo(before);
                 return;
@@ -154,14 +176,14 @@ public final class Oracle {
         }
     }
 
-    private static Map<Long, QuotaUsage> served(String event, Set<Long> quotaIds) {
+    private static Map<Long, QuotaUsage> served(String event, Map<Long, QuotaUsage> expected) {
         Map<Long, QuotaUsage> served = new LinkedHashMap<>();
-        for (long quota : quotaIds) {
+        for (long quota : expected.keySet()) {
             JsonPath counted = admin().get("/api/v1/events/{event}/quotas/{quota}/availability", event, quota)
                     .then().statusCode(200).extract().jsonPath();
             QuotaUsage usage = new QuotaUsage(quota, counted.get("size"), counted.getLong("paid_orders"),
                     counted.getLong("pending_orders"), counted.getLong("cart_positions"),
-                    counted.getLong("blocking_vouchers"));
+                    counted.getLong("blocking_vouchers"), expected.get(quota).onSale());
             assertThat(counted.<Integer>get("available_number")).as("available_number of quota %d", quota)
                     .isEqualTo(usage.availableNumber());
             served.put(quota, usage);

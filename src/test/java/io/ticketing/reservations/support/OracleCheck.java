@@ -35,6 +35,7 @@ public class OracleCheck implements QuarkusTestBeforeEachCallback, QuarkusTestAf
     private static final String EVENTS_WRITTEN_SINCE = """
             SELECT e.slug FROM events e WHERE e.id IN (
               SELECT id FROM events WHERE xmin::text::bigint >= ?1
+              UNION SELECT event_id FROM event_dates WHERE xmin::text::bigint >= ?1
               UNION SELECT event_id FROM items WHERE xmin::text::bigint >= ?1
               UNION SELECT event_id FROM quotas WHERE xmin::text::bigint >= ?1
               UNION SELECT q.event_id FROM quota_items m JOIN quotas q ON q.id = m.quota_id WHERE m.xmin::text::bigint >= ?1

@@ -79,7 +79,7 @@ class TracingTest {
 
     @Test
     void aLockTimeoutEndsItsSpanAsAnErrorAfterTheWait() throws Exception {
-        try (LockProbe.Held held = probe.holdInBackground(525_252, List.of(LockTarget.quota(4)))) {
+        try (LockProbe.Held held = probe.holdInBackground(525_252, List.of(LockTarget.quota(4, null)))) {
             given().post("/test/locks/{event}/quotas/{quota}", 525_252, 4).then().statusCode(503);
         }
 

@@ -1,0 +1,138 @@
+package io.ticketing.reservations.dates;
+
+import java.util.Map;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
+import jakarta.transaction.Transactional;
+
+import io.ticketing.reservations.concurrency.IfMatch;
+import io.ticketing.reservations.event.Event;
+import io.ticketing.reservations.http.Page;
+import io.ticketing.reservations.http.PageRequest;
+import io.ticketing.reservations.inventory.DatePrices;
+import io.ticketing.reservations.inventory.EventOwnedEntity;
+import io.ticketing.reservations.inventory.Item;
+import io.ticketing.reservations.jdbc.Jdbc;
+import io.ticketing.reservations.problem.InUseException;
+import io.ticketing.reservations.problem.NotFoundException;
+import io.ticketing.reservations.problem.ValidationException;
+
+/**
+ * The dates of an event series (contract section 10). A date's edits take no inventory lock: a new date has no quota
+ * or seat yet, and turning one off or on makes no quota, seat or voucher scarcer (a pass counts on every date,
+ * active or not, and consumes only where it is checked: on the active ones).
+ */
+@ApplicationScoped
+public class DateService {
+
+    /** A date is in use while a quota, seat or voucher belongs to it, or a live hold or any order position names it. */
+    private static final String IN_USE = """
+            SELECT EXISTS (SELECT 1 FROM quotas WHERE date_id = :id)
+                OR EXISTS (SELECT 1 FROM seats WHERE date_id = :id)
+                OR EXISTS (SELECT 1 FROM vouchers WHERE date_id = :id)
+                OR EXISTS (SELECT 1 FROM cart_positions WHERE date_id = :id AND expires >= now())
+                OR EXISTS (SELECT 1 FROM order_positions WHERE date_id = :id)""";
+    /** Expired holds count for nothing but still name the date: they go with it. */
+    private static final String DELETE_EXPIRED_HOLDS = """
+            DELETE FROM cart_positions WHERE date_id = :id AND expires < now()""";
+
+    private final DatePrices prices;
+    private final Jdbc jdbc;
+
+    DateService(DatePrices prices, Jdbc jdbc) {
+        this.prices = prices;
+        this.jdbc = jdbc;
+    }
+
+    @Transactional
+    public DateView create(Event event, DateRequests.NewDate request) {
+        requireOrdered(request.startsAt(), request.endsAt());
+        EventDate date = new EventDate();
+        date.eventId = event.id;
+        date.name = request.name().strip();
+        date.startsAt = request.startsAt();
+        date.endsAt = request.endsAt();
+        date.active = !Boolean.FALSE.equals(request.active());
+        date.persistAndFlush();
+        changePrices(event, date, request.prices());
+        return view(date);
+    }
+
+    /** The event's dates in the order they were created. Never locks. */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public Page<DateView> list(Event event, PageRequest page) {
+        return Page.of(EventOwnedEntity.pageOf(EventDate.class, event.id, page).stream().map(this::view).toList(),
+                page, DateView::id);
+    }
+
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public DateView get(Event event, long dateId) {
+        return view(date(event, dateId));
+    }
+
+    @Transactional
+    public DateView update(Event event, long dateId, IfMatch ifMatch, DateRequests.DateChanges changes) {
+        EventDate date = date(event, dateId);
+        ifMatch.check(date.version);
+        if (changes.name() != null) {
+            date.name = changes.name().strip();
+        }
+        if (changes.startsAt() != null) {
+            date.startsAt = changes.startsAt();
+        }
+        if (changes.endsAt() != null) {
+            date.endsAt = changes.endsAt().orElse(null);
+        }
+        if (changes.active() != null) {
+            date.active = changes.active();
+        }
+        requireOrdered(date.startsAt, date.endsAt);
+        if (changes.prices() != null && !changes.prices().isEmpty()) {
+            // Its prices are part of it: a price change is an edit of the date, with a new version.
+            EventDate.getEntityManager().lock(date, LockModeType.OPTIMISTIC_FORCE_INCREMENT);
+        }
+        changePrices(event, date, changes.prices());
+        date.flush();
+        return view(date);
+    }
+
+    /** Only a date nothing belongs to or names (expired holds go with it); otherwise 409 {@code in_use}. */
+    @Transactional
+    public void delete(Event event, long dateId) {
+        EventDate date = date(event, dateId);
+        if (jdbc.statement(IN_USE).set("id", date.id).list(row -> row.getBoolean(1)).get(0)) {
+            throw new InUseException("Date " + date.id + " has quotas, seats or vouchers of its own, or was held or"
+                    + " sold; deactivate it instead (PATCH with \"active\": false).");
+        }
+        jdbc.statement(DELETE_EXPIRED_HOLDS).set("id", date.id).update();
+        date.delete();
+        date.flush();
+    }
+
+    private EventDate date(Event event, long dateId) {
+        return EventDate.findInEvent(event.id, dateId).orElseThrow(() -> new NotFoundException("date", dateId));
+    }
+
+    private void changePrices(Event event, EventDate date, Map<Long, String> changes) {
+        if (changes == null) {
+            return;
+        }
+        changes.forEach((itemId, price) -> {
+            if (Item.findInEvent(event.id, itemId).isEmpty()) {
+                throw new NotFoundException("item", itemId);
+            }
+            prices.change(date.id, itemId, price);
+        });
+    }
+
+    private DateView view(EventDate date) {
+        return DateView.of(date, prices.ofDate(date.id));
+    }
+
+    private static void requireOrdered(java.time.Instant startsAt, java.time.Instant endsAt) {
+        if (endsAt != null && endsAt.isBefore(startsAt)) {
+            throw new ValidationException("ends_at", "must not be before starts_at");
+        }
+    }
+}
