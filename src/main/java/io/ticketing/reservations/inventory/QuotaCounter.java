@@ -141,14 +141,15 @@ public class QuotaCounter {
             GROUP BY q.id, q.size, q.date_id ORDER BY q.id""".formatted(QUOTAS_OF_ITEMS);
 
     /**
-     * The items a reservation checks, with what they bundle; for a pass, the event's active dates; and whether the
-     * event has dates at all. Public for the benchmark.
+     * The items a reservation checks, with what they bundle; for a pass and what a pass bundles, the event's active
+     * dates; and whether the event has dates at all. Public for the benchmark.
      */
     public static final String ITEMS_FOR_SALE = """
             SELECT i.id, i.name, i.requires_seat, i.active, i.max_per_buyer, e.max_per_buyer, i.every_date,
               b.items, b.counts,
-              CASE WHEN i.every_date THEN ARRAY(SELECT d.id FROM event_dates d WHERE d.event_id = e.id AND d.active
-                ORDER BY d.id) END,
+              CASE WHEN i.every_date OR EXISTS (SELECT 1 FROM item_bundles ib JOIN items p ON p.id = ib.item_id
+                                                WHERE ib.bundled_item_id = i.id AND p.every_date)
+                THEN ARRAY(SELECT d.id FROM event_dates d WHERE d.event_id = e.id AND d.active ORDER BY d.id) END,
               EXISTS (SELECT 1 FROM event_dates d WHERE d.event_id = e.id)
             FROM items i JOIN events e ON e.id = i.event_id
             LEFT JOIN LATERAL (SELECT array_agg(bundled_item_id ORDER BY bundled_item_id) AS items,
@@ -260,7 +261,8 @@ public class QuotaCounter {
                     }
                     return new ItemForSale(row.getLong(1), row.getString(2), row.getBoolean(3), row.getBoolean(4),
                             Jdbc.integer(row, 5), Jdbc.integer(row, 6), row.getBoolean(7), List.copyOf(bundle),
-                            row.getBoolean(7) ? new TreeSet<>(Jdbc.longs(row, 10)) : null, row.getBoolean(11));
+                            row.getArray(10) == null ? null : new TreeSet<>(Jdbc.longs(row, 10)),
+                            row.getBoolean(11));
                 });
     }
 

@@ -7,6 +7,9 @@ package io.ticketing.reservations.reservation;
  */
 public record Claim(long itemId, Long seatId, Long voucherId, Long dateId, String passSeatGuid, Integer bundledIn) {
 
+    /** The {@code bundledIn} of a held position that a bundle brought, re-checked without its bundle. */
+    public static final int HELD_IN_A_BUNDLE = -1;
+
     /** A claim of an event without dates, or of one date, bundled in nothing. */
     public static Claim of(long itemId, Long seatId, Long voucherId, Long dateId) {
         return new Claim(itemId, seatId, voucherId, dateId, null, null);

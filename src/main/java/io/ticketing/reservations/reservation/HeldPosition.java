@@ -27,8 +27,12 @@ public interface HeldPosition {
     /** The position of the bundle this one came with, or null. */
     Long bundledIn();
 
-    /** This position as something to hold again, for a re-check under the locks: never expanded into a bundle. */
+    /**
+     * This position as something to hold again, for a re-check under the locks: never expanded into a bundle, and, if
+     * a bundle brought it, marked so ({@link Claim#HELD_IN_A_BUNDLE}).
+     */
     default Claim claim() {
-        return new Claim(itemId(), seatId(), voucherId(), dateId(), passSeatGuid(), null);
+        return new Claim(itemId(), seatId(), voucherId(), dateId(), passSeatGuid(),
+                bundledIn() == null ? null : Claim.HELD_IN_A_BUNDLE);
     }
 }

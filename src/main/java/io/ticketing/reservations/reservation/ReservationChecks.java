@@ -172,7 +172,8 @@ final class ReservationChecks {
                 throw ReservationConflict.dateUnavailable(claim.dateId());
             }
         } else if (item.eventDated()) {
-            if (item.activeDates() == null) {
+            // Of no date in an event with dates: a pass, or what a pass's bundle brought, counting on every date.
+            if (item.activeDates() == null || !item.everyDate() && claim.bundledIn() == null) {
                 throw ReservationConflict.dateRequired(item);
             }
             if (item.activeDates().isEmpty()) {

@@ -303,8 +303,9 @@ public class Reservations {
                 throw ReservationConflict.dateUnavailable(date);
             }
             Set<LockTarget> outside = new HashSet<>();
-            ReservationChecks.quotasGrownBy(claims.get(0), items, vouchers, memberships, now).stream()
-                    .filter(quota -> quota.dateId() == null).forEach(quota -> outside.add(quota.lockTarget()));
+            expanded(items).forEach(claim -> ReservationChecks.quotasGrownBy(claim, items, vouchers, memberships, now)
+                    .stream().filter(quota -> quota.dateId() == null)
+                    .forEach(quota -> outside.add(quota.lockTarget())));
             if (ReservationChecks.checkBuyerKnown(claims, items, buyer)) {
                 outside.add(LockTarget.buyer(eventId, buyer));
             }

@@ -200,6 +200,29 @@ class DatesTest {
     }
 
     @Test
+    void whatAPassBundlesCountsOnEveryDateAndIsNoPassAlone() {
+        String event = newEvent("dates-pass-bundle");
+        long friday = newDate(event, 4);
+        long saturday = newDate(event, 5);
+        long drink = newItem(event, "Drink", "4");
+        long pass = newItem(event, Map.of("name", "Pass with a drink", "price", "30", "every_date", true, "bundle",
+                List.of(Map.of("item_id", drink, "count", 1))));
+        newQuotaOn(event, friday, 5, List.of(pass));
+        newQuotaOn(event, saturday, 5, List.of(pass));
+        long fridayDrinks = newQuotaOn(event, friday, 1, List.of(drink));
+        long saturdayDrinks = newQuotaOn(event, saturday, 2, List.of(drink));
+        addToCart(event, newCart(event), Map.of("item_id", pass)).then().statusCode(201)
+                .body("positions.size()", equalTo(2));
+        assertThat(availableNumber(event, fridayDrinks)).isZero();
+        assertThat(availableNumber(event, saturdayDrinks)).isEqualTo(1);
+        addToCart(event, newCart(event), Map.of("item_id", drink)).then().statusCode(409)
+                .body("code", equalTo("date_required"));
+        addToCart(event, newCart(event), Map.of("item_id", pass)).then().statusCode(409)
+                .body("quota_id", equalTo((int) fridayDrinks));
+        addToCart(event, newCart(event), Map.of("item_id", drink, "date_id", saturday)).then().statusCode(201);
+    }
+
+    @Test
     void aSeatedPassNeedsItsGuidOnEveryActiveDate() {
         String event = newEvent("dates-pass-seat");
         long friday = newDate(event, 4);
