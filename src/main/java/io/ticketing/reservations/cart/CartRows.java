@@ -22,8 +22,12 @@ import io.ticketing.reservations.reservation.ClaimBatches;
 public class CartRows {
 
     private static final String CART_COLUMNS = "id, event_id, created_at, expires, buyer";
-    private static final String POSITION_COLUMNS = "id, item_id, seat_id, voucher_id, price, expires, created_at,"
-            + " date_id, pass_seat_guid, bundled_in";
+    /**
+     * What a position's view and checks read. Not {@code created_at}, which only extending needs ({@link #lock}): a
+     * cart's answer lists all its positions, and each column read is read for every one of them.
+     */
+    private static final String POSITION_COLUMNS = "id, item_id, seat_id, voucher_id, price, expires, date_id,"
+            + " pass_seat_guid, bundled_in";
 
     /**
      * Locks the cart's row for this transaction and moves its deadline to {@code :expires} if that is later: the
@@ -35,12 +39,15 @@ public class CartRows {
     /** A cart's positions. Public for the benchmark. */
     public static final String OF_CART = "SELECT " + POSITION_COLUMNS
             + " FROM cart_positions WHERE cart_id = :cart ORDER BY id";
+    /** {@link #OF_CART} with when each position was made, which bounds how long it may be held. */
+    private static final String OF_CART_SINCE = "SELECT " + POSITION_COLUMNS
+            + ", created_at FROM cart_positions WHERE cart_id = :cart ORDER BY id";
 
     /**
      * New holds, with the prices their items have now (on their date, contract section 10), returned. Public for the
      * benchmark.
      */
-    public static final String INSERT_ALL = inserting(false, false);
+    public static final String INSERT_ALL = inserting(false, false, false);
 
     /** {@link #LOCK_EXTENDING} for the carts of a batch, and their positions ({@link ClaimBatches}). */
     private static final String LOCK_EXTENDING_EACH = "UPDATE carts SET expires = greatest(expires, :expires)"
@@ -51,14 +58,17 @@ public class CartRows {
     private static final String OF_CARTS = "SELECT cart_id, " + POSITION_COLUMNS
             + " FROM cart_positions WHERE cart_id = ANY(:ids) ORDER BY id";
     /** {@link #INSERT_ALL} for the carts of a batch: one statement, so the hold counters move once. */
-    private static final String INSERT_EACH = inserting(true, false);
+    private static final String INSERT_EACH = inserting(true, false, false);
+    /** {@link #INSERT_ALL} and {@link #INSERT_EACH} of claims on dates, at their items' prices on those dates. */
+    private static final String INSERT_ALL_DATED = inserting(false, false, true);
+    private static final String INSERT_EACH_DATED = inserting(true, false, true);
     /**
      * {@link #INSERT_ALL} and {@link #INSERT_EACH} where claims came with a bundle: each position draws its id first,
      * so that what the bundle brought can point at it ({@code bundled_in}), in the same statement. A bundled position
      * costs nothing of its own: its bundle's price covers it.
      */
-    private static final String INSERT_ALL_BUNDLED = inserting(false, true);
-    private static final String INSERT_EACH_BUNDLED = inserting(true, true);
+    private static final String INSERT_ALL_BUNDLED = inserting(false, true, true);
+    private static final String INSERT_EACH_BUNDLED = inserting(true, true, true);
 
     private static final String INSERT = "INSERT INTO carts (id, event_id, expires, buyer)"
             + " VALUES (:id, :event, :expires, :buyer) RETURNING " + CART_COLUMNS;
@@ -86,16 +96,18 @@ public class CartRows {
 
     /**
      * The insert of new holds, for one cart or (with {@code :carts}) a batch's, in claim order; with {@code :parents}
-     * (the index of each claim's bundle position, or null) when bundles came with them.
+     * (the index of each claim's bundle position, or null) when bundles came with them; at the items' prices on the
+     * claims' dates when {@code dated} (else the items' own: no date, no date's price to look for).
      */
-    private static String inserting(boolean batch, boolean bundled) {
+    private static String inserting(boolean batch, boolean bundled, boolean dated) {
         String claims = "unnest(" + (batch ? ":carts, " : "") + ":items, :seats, :vouchers, :dates, :guids"
                 + (bundled ? ", :parents" : "") + ") WITH ORDINALITY AS c (" + (batch ? "cart_id, " : "")
                 + "item_id, seat_id, voucher_id, date_id, pass_seat_guid" + (bundled ? ", parent" : "") + ", n)";
         String cart = batch ? "c.cart_id" : ":cart";
-        String price = "coalesce(dp.price, i.price)";
-        String priced = "JOIN items i ON i.id = c.item_id"
-                + " LEFT JOIN item_date_prices dp ON dp.date_id = c.date_id AND dp.item_id = c.item_id";
+        String price = dated ? "coalesce(dp.price, i.price)" : "i.price";
+        String priced = "JOIN items i ON i.id = c.item_id" + (dated
+                ? " LEFT JOIN item_date_prices dp ON dp.date_id = c.date_id AND dp.item_id = c.item_id"
+                : "");
         String returning = " ORDER BY c.n RETURNING " + (batch ? "cart_id, " : "") + POSITION_COLUMNS;
         if (!bundled) {
             return "INSERT INTO cart_positions (cart_id, item_id, seat_id, voucher_id, date_id, pass_seat_guid, price,"
@@ -128,13 +140,13 @@ public class CartRows {
 
     /** The cart and its positions, read together without a lock. */
     Optional<Contents> read(long eventId, String cartId) {
-        return both(jdbc.statement(FIND), eventId, cartId, trip -> {
+        return both(jdbc.statement(FIND), OF_CART, CartRows::position, eventId, cartId, trip -> {
         });
     }
 
-    /** The cart, its row locked, with its positions, in one round trip. */
+    /** The cart, its row locked, with its positions and when each was made, in one round trip. */
     public Optional<Contents> lock(long eventId, String cartId) {
-        return both(jdbc.statement(LOCK), eventId, cartId, trip -> {
+        return both(jdbc.statement(LOCK), OF_CART_SINCE, CartRows::positionHeldSince, eventId, cartId, trip -> {
         });
     }
 
@@ -144,14 +156,20 @@ public class CartRows {
      */
     Optional<Contents> lockExtending(long eventId, String cartId, Instant expires,
             Consumer<Jdbc.RoundTrip> alongside) {
-        return both(jdbc.statement(LOCK_EXTENDING).set("expires", expires), eventId, cartId, alongside);
+        return both(jdbc.statement(LOCK_EXTENDING).set("expires", expires), OF_CART, CartRows::position, eventId,
+                cartId, alongside);
     }
 
     /** Inserts one position per claim, to be sent with the locks; it returns them. */
     Jdbc.Query<CartPosition> insertAll(String cartId, List<Claim> claims, Instant expires) {
         boolean bundled = claims.stream().anyMatch(claim -> claim.bundledIn() != null);
-        return claimed(jdbc.statement(bundled ? INSERT_ALL_BUNDLED : INSERT_ALL), claims, bundled)
-                .set("cart", cartId).set("expires", expires).reading(CartRows::position);
+        String insert = bundled ? INSERT_ALL_BUNDLED : dated(claims) ? INSERT_ALL_DATED : INSERT_ALL;
+        return claimed(jdbc.statement(insert), claims, bundled).set("cart", cartId).set("expires", expires)
+                .reading(CartRows::position);
+    }
+
+    private static boolean dated(List<Claim> claims) {
+        return claims.stream().anyMatch(claim -> claim.dateId() != null);
     }
 
     /** The claims' columns of {@link #inserting}. */
@@ -200,8 +218,9 @@ public class CartRows {
      */
     List<Placed> insertEach(List<String> cartIds, List<Claim> claims, Instant expires) {
         boolean bundled = claims.stream().anyMatch(claim -> claim.bundledIn() != null);
-        return claimed(jdbc.statement(bundled ? INSERT_EACH_BUNDLED : INSERT_EACH), claims, bundled)
-                .set("carts", cartIds.toArray(String[]::new)).set("expires", expires).list(CartRows::placed);
+        String insert = bundled ? INSERT_EACH_BUNDLED : dated(claims) ? INSERT_EACH_DATED : INSERT_EACH;
+        return claimed(jdbc.statement(insert), claims, bundled).set("carts", cartIds.toArray(String[]::new))
+                .set("expires", expires).list(CartRows::placed);
     }
 
     /** Every position of the locked cart, and the cart, get {@code expires}. */
@@ -236,12 +255,12 @@ public class CartRows {
         return true;
     }
 
-    private Optional<Contents> both(Jdbc.Statement cartStatement, long eventId, String cartId,
-            Consumer<Jdbc.RoundTrip> alongside) {
+    private Optional<Contents> both(Jdbc.Statement cartStatement, String positionsOfCart,
+            Jdbc.RowReader<CartPosition> position, long eventId, String cartId, Consumer<Jdbc.RoundTrip> alongside) {
         Jdbc.RoundTrip reads = jdbc.roundTrip();
         Jdbc.Rows<Cart> cart = reads.add(cartStatement.set("id", cartId).set("event", eventId).reading(CartRows::cart));
-        Jdbc.Rows<CartPosition> positions = reads.add(jdbc.statement(OF_CART).set("cart", cartId)
-                .reading(CartRows::position));
+        Jdbc.Rows<CartPosition> positions = reads.add(jdbc.statement(positionsOfCart).set("cart", cartId)
+                .reading(position));
         alongside.accept(reads);
         reads.send();
         return cart.first().map(found -> new Contents(found, positions.all()));
@@ -260,11 +279,14 @@ public class CartRows {
         return position(row, 0);
     }
 
-    /** {@link #POSITION_COLUMNS} from column {@code from} + 1 on. */
+    private static CartPosition positionHeldSince(ResultSet row) throws SQLException {
+        return position(row, 0).since(Jdbc.instant(row, 10));
+    }
+
+    /** {@link #POSITION_COLUMNS} from column {@code from} + 1 on; when it was made is not read (null). */
     private static CartPosition position(ResultSet row, int from) throws SQLException {
         return new CartPosition(row.getLong(from + 1), row.getLong(from + 2), Jdbc.nullableLong(row, from + 3),
-                Jdbc.nullableLong(row, from + 4), row.getBigDecimal(from + 5), Jdbc.instant(row, from + 6),
-                Jdbc.instant(row, from + 7), Jdbc.nullableLong(row, from + 8), row.getString(from + 9),
-                Jdbc.nullableLong(row, from + 10));
+                Jdbc.nullableLong(row, from + 4), row.getBigDecimal(from + 5), Jdbc.instant(row, from + 6), null,
+                Jdbc.nullableLong(row, from + 7), row.getString(from + 8), Jdbc.nullableLong(row, from + 9));
     }
 }
