@@ -22,49 +22,86 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * Quarkus Security's mechanism for the configured bearer tokens: a known token is an identity with its scope's
- * roles ({@link Roles}), which {@code @RolesAllowed} on the resources checks; no token is anonymous; an unknown
- * one fails. Tokens are compared as SHA-256 digests in constant time, every configured token every time.
+ * Quarkus Security's mechanism for bearer tokens: a known token is an identity with its scope's roles
+ * ({@link Roles}), which {@code @RolesAllowed} on the resources checks, and with its {@link Caller}, which limits an
+ * organizer's token to its organizer's events; no token is anonymous; an unknown, revoked or expired one fails.
+ * Configured tokens are compared as SHA-256 digests in constant time, every one every time; organizers' tokens
+ * ({@link ApiTokens}) are found by their prefix and proved by their digest, from memory on the event loop; one this
+ * replica has not seen yet is looked for again after its next read of changed tokens.
  */
 @ApplicationScoped
 public class BearerTokens implements HttpAuthenticationMechanism {
 
     private static final String BEARER = "Bearer ";
     /**
-     * The availability stream (contract section 8) also takes its token as {@code ?access_token=} (RFC 6750 section
-     * 2.3), since a browser's EventSource cannot send headers. Only there: elsewhere a token in a URL would end up in
-     * proxies' logs for nothing. The request log writes the path without the query.
+     * The availability stream (contract section 8) also takes a storefront token as {@code ?access_token=} (RFC 6750
+     * section 2.3), since a browser's EventSource cannot send headers. Only there, and only a storefront token:
+     * elsewhere a token in a URL would end up in proxies' logs for nothing. The request log writes the path without
+     * the query, spans carry it without the token ({@code tracing/NoTokensInSpans}), and metrics carry route
+     * templates only.
      */
     private static final String STREAM_PATH = "/availability/stream";
     private static final String QUERY_TOKEN = "access_token";
 
-    /** Digests of the configured tokens, with the roles each grants. */
-    private final List<Map.Entry<byte[], Set<String>>> tokens = new ArrayList<>();
+    /** Digests of the configured tokens, with the identity each is: made once, as it never changes. */
+    private record Configured(byte[] digest, Set<String> roles, SecurityIdentity identity) {
+    }
 
-    BearerTokens(AuthConfig config) {
-        config.adminTokens().orElse(List.of())
-                .forEach(token -> tokens.add(Map.entry(digest(token), Set.of(Roles.ADMIN, Roles.STOREFRONT))));
-        config.storefrontTokens().orElse(List.of())
-                .forEach(token -> tokens.add(Map.entry(digest(token), Set.of(Roles.STOREFRONT))));
+    private final List<Configured> tokens = new ArrayList<>();
+    private final ApiTokens apiTokens;
+
+    BearerTokens(AuthConfig config, ApiTokens apiTokens) {
+        this.apiTokens = apiTokens;
+        Set<String> platform = Set.of(Roles.PLATFORM, Roles.ADMIN, Roles.STOREFRONT);
+        Set<String> storefront = Set.of(Roles.STOREFRONT);
+        config.adminTokens().orElse(List.of()).forEach(token -> tokens
+                .add(new Configured(digest(token), platform, identity(platform, Caller.PLATFORM))));
+        config.storefrontTokens().orElse(List.of()).forEach(token -> tokens.add(new Configured(digest(token),
+                storefront, identity(storefront, Caller.CONFIGURED_STOREFRONT))));
     }
 
     @Override
     public Uni<SecurityIdentity> authenticate(RoutingContext context, IdentityProviderManager identityProviders) {
         String authorization = context.request().getHeader(HttpHeaders.AUTHORIZATION);
+        boolean fromQuery = false;
         if (authorization == null && context.normalizedPath().endsWith(STREAM_PATH)) {
             String queryToken = context.request().getParam(QUERY_TOKEN);
             authorization = queryToken == null ? null : BEARER + queryToken;
+            fromQuery = queryToken != null;
         }
         if (authorization == null) {
             return Uni.createFrom().optional(Optional.empty());
         }
-        Set<String> roles = rolesOf(authorization);
-        if (roles == null) {
-            return Uni.createFrom().failure(new AuthenticationFailedException("unknown bearer token"));
+        if (!authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            return refused();
         }
-        return Uni.createFrom().item(QuarkusSecurityIdentity.builder()
-                .setPrincipal(new QuarkusPrincipal(roles.contains(Roles.ADMIN) ? Roles.ADMIN : Roles.STOREFRONT))
-                .addRoles(roles).build());
+        String token = authorization.substring(BEARER.length()).trim();
+        boolean storefrontOnly = fromQuery;
+        Optional<String> prefix = ApiTokens.prefixOf(token);
+        if (prefix.isEmpty()) {
+            Configured configured = configured(token);
+            if (configured == null || storefrontOnly && configured.roles().contains(Roles.ADMIN)) {
+                return refused();
+            }
+            return Uni.createFrom().item(configured.identity());
+        }
+        Optional<ApiTokens.Entry> known = apiTokens.known(prefix.get());
+        Uni<Optional<ApiTokens.Entry>> entry = known.isPresent()
+                ? Uni.createFrom().item(known)
+                : Uni.createFrom().completionStage(apiTokens.nextSync()).map(synced -> apiTokens.known(prefix.get()));
+        return entry.onItem().transformToUni(found -> {
+            if (found.isEmpty() || !apiTokens.admits(found.get(), token)
+                    || storefrontOnly && !found.get().scope().equals(Roles.STOREFRONT)) {
+                return refused();
+            }
+            ApiTokens.Entry api = found.get();
+            apiTokens.used(api);
+            Set<String> roles = api.scope().equals(Roles.ADMIN)
+                    ? Set.of(Roles.ADMIN, Roles.STOREFRONT)
+                    : Set.of(Roles.STOREFRONT);
+            return Uni.createFrom().item(identity(roles,
+                    new Caller(Caller.Kind.ORGANIZER, api.organizerId(), api.eventIds(), api.id(), api.prefix())));
+        });
     }
 
     @Override
@@ -78,16 +115,23 @@ public class BearerTokens implements HttpAuthenticationMechanism {
         return Set.of();
     }
 
-    private Set<String> rolesOf(String authorization) {
-        if (!authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-            return null;
-        }
-        byte[] presented = digest(authorization.substring(BEARER.length()));
-        Set<String> granted = null;
-        for (Map.Entry<byte[], Set<String>> token : tokens) {
+    private static Uni<SecurityIdentity> refused() {
+        return Uni.createFrom().failure(new AuthenticationFailedException("unknown bearer token"));
+    }
+
+    private static SecurityIdentity identity(Set<String> roles, Caller caller) {
+        return QuarkusSecurityIdentity.builder()
+                .setPrincipal(new QuarkusPrincipal(roles.contains(Roles.ADMIN) ? Roles.ADMIN : Roles.STOREFRONT))
+                .addRoles(roles).addAttributes(Map.of(Caller.ATTRIBUTE, caller)).build();
+    }
+
+    private Configured configured(String token) {
+        byte[] presented = digest(token);
+        Configured granted = null;
+        for (Configured configured : tokens) {
             // No early exit: the time taken must not tell which token, or how much of one, matched.
-            if (MessageDigest.isEqual(presented, token.getKey()) && granted == null) {
-                granted = token.getValue();
+            if (MessageDigest.isEqual(presented, configured.digest()) && granted == null) {
+                granted = configured;
             }
         }
         return granted;

@@ -6,6 +6,8 @@ package io.ticketing.reservations.auth;
  */
 public final class Roles {
 
+    /** The configured admin tokens: every organizer's events, and the organizers themselves (contract section 11). */
+    public static final String PLATFORM = "platform";
     public static final String ADMIN = "admin";
     public static final String STOREFRONT = "storefront";
 

@@ -73,10 +73,10 @@ public class AvailabilityStreams {
      */
     public Multi<EventAvailability> subscribe(Event event, Long dateId) {
         if (closing) {
-            return Multi.createFrom().item(availability.of(event, dateId));
+            return Multi.createFrom().item(availability.fresh(event, dateId));
         }
         Hub hub = hubs.computeIfAbsent(new Key(event.id, dateId),
-                key -> new Hub(event, dateId, availability.of(event, dateId)));
+                key -> new Hub(event, dateId, availability.fresh(event, dateId)));
         return hub.stream.onSubscription().invoke(() -> hub.subscribers.incrementAndGet())
                 .onTermination().invoke(() -> hub.subscribers.decrementAndGet());
     }
@@ -104,7 +104,7 @@ public class AvailabilityStreams {
         });
         for (Hub hub : hubs.values()) {
             try {
-                EventAvailability now = availability.of(hub.event, hub.dateId);
+                EventAvailability now = availability.fresh(hub.event, hub.dateId);
                 if (!now.equals(hub.latest)) {
                     hub.latest = now;
                     hub.readings.onNext(now);

@@ -16,8 +16,13 @@ public final class CartRequests {
     private CartRequests() {
     }
 
-    /** An optional body: the buyer per-buyer limits count by, an opaque id such as a hashed email. */
-    public record NewCart(@Schema(example = "4f2a9c0e", nullable = true) @Size(min = 1, max = 200) String buyer) {
+    /**
+     * An optional body: the buyer per-buyer limits count by. A storefront sends the {@code buyer_token} the shop's
+     * server asked for; an admin token may name the {@code buyer} (an opaque id such as a hashed email) as it is.
+     */
+    public record NewCart(
+            @Schema(example = "4f2a9c0e", nullable = true, description = "admin tokens only: the buyer as it is") @Size(min = 1, max = 200) String buyer,
+            @Schema(nullable = true, description = "the buyer the shop's server vouches for (POST /events/{event}/buyer_tokens)") @Size(min = 1, max = 1000) String buyerToken) {
     }
 
     /** Positions to add, all or none. More than {@code reservation.max-positions} in total is 413. */

@@ -21,6 +21,7 @@ import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import io.ticketing.reservations.auth.Roles;
@@ -36,6 +37,7 @@ import io.ticketing.reservations.waitingroom.WaitingRoom;
 @Path("/api/v1/events/{event}/carts")
 @Idempotent
 @RolesAllowed(Roles.STOREFRONT)
+@SecurityRequirement(name = Roles.STOREFRONT)
 @Produces(MediaType.APPLICATION_JSON)
 public class CartResource {
 
@@ -49,13 +51,14 @@ public class CartResource {
 
     @Operation(operationId = "createCart", summary = "Open an empty cart")
     @APIResponseSchema(value = CartView.class, responseCode = "201", responseDescription = "The cart; its id is its credential")
+    @APIResponse(responseCode = "403", description = "A buyer no shop vouched for: a storefront names its buyer with a buyer_token.", extensions = @Extension(name = ApiDocs.CODES, value = "buyer_unverified"))
     @POST
     @Consumes({MediaType.APPLICATION_JSON, MediaType.WILDCARD})
     public Response create(@PathParam("event") String slug,
-            @HeaderParam(WaitingRoom.HEADER) String admission,
-            @RequestBody(required = false, description = "Optional: the buyer per-buyer limits count by; no body, an empty one or null opens a cart without one") @Valid CartRequests.NewCart body) {
-        CartRows.Contents cart = carts.create(waitingRoom.admitted(slug, admission),
-                body == null ? null : body.buyer());
+            @HeaderParam(WaitingRoom.HEADER) String admissionToken,
+            @RequestBody(required = false, description = "Optional: the buyer per-buyer limits count by, as a buyer_token the shop's server asked for (an admin token may name the buyer as it is); no body, an empty one or null opens a cart without one") @Valid CartRequests.NewCart body) {
+        CartRows.Contents cart = carts.create(waitingRoom.admittedToOpen(slug, admissionToken),
+                body == null ? null : body.buyer(), body == null ? null : body.buyerToken());
         return Response.created(URI.create("/api/v1/events/" + slug + "/carts/" + cart.cart().id()))
                 .entity(carts.view(cart))
                 .build();
@@ -66,7 +69,7 @@ public class CartResource {
     @Path("/{cart}")
     public CartView get(@PathParam("event") String slug,
             @HeaderParam(WaitingRoom.HEADER) String admission, @PathParam("cart") String cartId) {
-        return carts.view(carts.get(waitingRoom.admitted(slug, admission), cartId));
+        return carts.view(carts.get(waitingRoom.admitted(slug, admission, cartId), cartId));
     }
 
     @Operation(operationId = "deleteCart", summary = "Delete a cart, freeing all it holds")
@@ -76,7 +79,7 @@ public class CartResource {
     @Path("/{cart}")
     public Response delete(@PathParam("event") String slug,
             @HeaderParam(WaitingRoom.HEADER) String admission, @PathParam("cart") String cartId) {
-        carts.delete(waitingRoom.admitted(slug, admission), cartId);
+        carts.delete(waitingRoom.admitted(slug, admission, cartId), cartId);
         return Response.noContent().build();
     }
 
@@ -91,7 +94,7 @@ public class CartResource {
     public Response add(@PathParam("event") String slug,
             @HeaderParam(WaitingRoom.HEADER) String admission, @PathParam("cart") String cartId,
             @Valid @NotNull CartRequests.NewPositions request) {
-        Event event = waitingRoom.admitted(slug, admission);
+        Event event = waitingRoom.admitted(slug, admission, cartId);
         return carts.add(event, cartId, request.positions(),
                 added -> Response.status(Response.Status.CREATED).entity(carts.view(added)).build());
     }
@@ -100,12 +103,13 @@ public class CartResource {
     @Operation(operationId = "addBestAvailable", summary = "Hold the best adjacent seats of an item, all or none", description = "Adjacent seats of one row when any row has enough, leaving no single seat stranded where that can be avoided; else the seats of the fewest rows. Locks the whole event for a moment.")
     @APIResponseSchema(value = CartView.class, responseCode = "201", responseDescription = "The cart with its new positions")
     @APIResponse(responseCode = "409", description = ApiDocs.SOLD_OUT_DESCRIPTION, extensions = @Extension(name = ApiDocs.CODES, value = ApiDocs.SOLD_OUT))
+    @APIResponse(responseCode = "413", description = "More seats than one request may hold.", extensions = @Extension(name = ApiDocs.CODES, value = "too_many_positions payload_too_large"))
     @POST
     @Path("/{cart}/best_available")
     public Response addBestAvailable(@PathParam("event") String slug,
             @HeaderParam(WaitingRoom.HEADER) String admission, @PathParam("cart") String cartId,
             @Valid @NotNull CartRequests.BestAvailable request) {
-        Event event = waitingRoom.admitted(slug, admission);
+        Event event = waitingRoom.admitted(slug, admission, cartId);
         return Response.status(Response.Status.CREATED)
                 .entity(carts.view(carts.addBestAvailable(event, cartId, request))).build();
     }
@@ -119,7 +123,7 @@ public class CartResource {
     public Response removePosition(@PathParam("event") String slug,
             @HeaderParam(WaitingRoom.HEADER) String admission, @PathParam("cart") String cartId,
             @PathParam("position") long positionId) {
-        carts.removePosition(waitingRoom.admitted(slug, admission), cartId, positionId);
+        carts.removePosition(waitingRoom.admitted(slug, admission, cartId), cartId, positionId);
         return Response.noContent().build();
     }
 
@@ -132,6 +136,6 @@ public class CartResource {
     @Path("/{cart}/extend")
     public Response extend(@PathParam("event") String slug,
             @HeaderParam(WaitingRoom.HEADER) String admission, @PathParam("cart") String cartId) {
-        return Response.ok(carts.view(carts.extend(waitingRoom.admitted(slug, admission), cartId))).build();
+        return Response.ok(carts.view(carts.extend(waitingRoom.admitted(slug, admission, cartId), cartId))).build();
     }
 }

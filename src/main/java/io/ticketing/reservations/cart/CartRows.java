@@ -72,6 +72,14 @@ public class CartRows {
 
     private static final String INSERT = "INSERT INTO carts (id, event_id, expires, buyer)"
             + " VALUES (:id, :event, :expires, :buyer) RETURNING " + CART_COLUMNS;
+    /**
+     * A cart opened with an admission (contract section 8), in one statement with the admission's use: a ticket
+     * opens one cart ever, so a second cart with it, even one racing the first, inserts nothing.
+     */
+    private static final String INSERT_ADMITTED = """
+            WITH used AS (UPDATE queue_tickets SET cart_id = :id WHERE id = :ticket AND cart_id IS NULL RETURNING id)
+            INSERT INTO carts (id, event_id, expires, buyer, admission_ticket)
+            SELECT :id, :event, :expires, :buyer, used.id FROM used""" + " RETURNING " + CART_COLUMNS;
     private static final String FIND = "SELECT " + CART_COLUMNS + " FROM carts WHERE id = :id AND event_id = :event";
     /**
      * The cart's row lock: two requests on one cart (a double-clicked checkout) run one after the other. Taken
@@ -136,6 +144,12 @@ public class CartRows {
     Cart insert(String id, long eventId, Instant expires, String buyer) {
         return jdbc.statement(INSERT).set("id", id).set("event", eventId).set("expires", expires).set("buyer", buyer)
                 .list(CartRows::cart).get(0);
+    }
+
+    /** The cart opened with the admission of {@code ticket}, or empty if that admission opened one already. */
+    Optional<Cart> insertAdmitted(String id, long eventId, Instant expires, String buyer, String ticket) {
+        return jdbc.statement(INSERT_ADMITTED).set("id", id).set("event", eventId).set("expires", expires)
+                .set("buyer", buyer).set("ticket", ticket).list(CartRows::cart).stream().findFirst();
     }
 
     /** The cart and its positions, read together without a lock. */

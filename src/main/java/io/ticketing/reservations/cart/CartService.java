@@ -18,6 +18,7 @@ import jakarta.transaction.Transactional;
 import jakarta.ws.rs.core.Response;
 
 import io.ticketing.reservations.auth.RandomIds;
+import io.ticketing.reservations.buyer.BuyerTokens;
 import io.ticketing.reservations.cart.CartRows.Contents;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.inventory.BestSeats;
@@ -36,6 +37,7 @@ import io.ticketing.reservations.reservation.PositionLabels;
 import io.ticketing.reservations.reservation.ReservationConfig;
 import io.ticketing.reservations.reservation.ReservationConflict;
 import io.ticketing.reservations.reservation.Reservations;
+import io.ticketing.reservations.waitingroom.WaitingRoom;
 
 /** Carts: holds that expire on their own. Adding and reviving holds go through {@link Reservations}. */
 @ApplicationScoped
@@ -48,9 +50,11 @@ public class CartService {
     private final SeatService seats;
     private final ClaimBatches batches;
     private final FreedCapacity freed;
+    private final BuyerTokens buyers;
 
     CartService(Reservations reservations, ReservationConfig config, CartRows rows, Deadlines deadlines,
-            SeatService seats, ClaimBatches batches, FreedCapacity freed) {
+            SeatService seats, ClaimBatches batches, FreedCapacity freed, BuyerTokens buyers) {
+        this.buyers = buyers;
         this.batches = batches;
         this.freed = freed;
         this.seats = seats;
@@ -60,10 +64,21 @@ public class CartService {
         this.deadlines = deadlines;
     }
 
+    /**
+     * A new empty cart of the buyer {@code buyerToken} vouches for, or an admin token names as {@code buyer} (or
+     * none), opened with {@code admission}: one cart a ticket, else 403 {@code admission_required}.
+     */
     @Transactional(Transactional.TxType.SUPPORTS)
-    public Contents create(Event event, String buyer) {
-        return new Contents(rows.insert(RandomIds.next(), event.id, deadlines.inSeconds(event.cartTtlSeconds), buyer),
-                List.of());
+    public Contents create(WaitingRoom.Admission admission, String buyer, String buyerToken) {
+        Event event = admission.event();
+        String id = RandomIds.next();
+        Instant expires = deadlines.inSeconds(event.cartTtlSeconds);
+        String vouched = buyers.buyer(event, buyer, buyerToken);
+        Cart cart = admission.ticket() == null
+                ? rows.insert(id, event.id, expires, vouched)
+                : rows.insertAdmitted(id, event.id, expires, vouched, admission.ticket())
+                        .orElseThrow(() -> WaitingRoom.admissionRequired(event));
+        return new Contents(cart, List.of());
     }
 
     @Transactional(Transactional.TxType.SUPPORTS)
@@ -83,14 +98,18 @@ public class CartService {
      */
     public Response add(Event event, String cartId, List<CartRequests.NewPosition> positions,
             Function<Contents, Response> answer) {
-        int count = positions.stream().mapToInt(CartRequests.NewPosition::count).sum();
+        requireWithinPositionLimit(positions.stream().mapToInt(CartRequests.NewPosition::count).sum());
+        Adding adding = new Adding(cartId, wanted(event, positions));
+        return batches.submit(event.id, "add", cartId, adding, answer, batch -> addTogether(event, batch),
+                () -> addAlone(event, cartId, positions));
+    }
+
+    /** More positions in one request than {@code reservation.max-positions}: 413, before anything is read or locked. */
+    private void requireWithinPositionLimit(int count) {
         if (count > config.maxPositions()) {
             throw new ApiException(413, "too_many_positions", "Content Too Large",
                     count + " positions in one request; at most " + config.maxPositions() + " are allowed.");
         }
-        Adding adding = new Adding(cartId, wanted(event, positions));
-        return batches.submit(event.id, "add", cartId, adding, answer, batch -> addTogether(event, batch),
-                () -> addAlone(event, cartId, positions));
     }
 
     /** One add to cart in a durable transaction of its own. */
@@ -180,6 +199,7 @@ public class CartService {
      */
     @DurableTransaction
     public Contents addBestAvailable(Event event, String cartId, CartRequests.BestAvailable request) {
+        requireWithinPositionLimit(request.quantity());
         Instant expires = deadlines.inSeconds(event.cartTtlSeconds);
         Contents cart = rows.lockExtending(event.id, cartId, expires, reads -> {
         }).orElseThrow(() -> new NotFoundException("cart", cartId));

@@ -54,7 +54,8 @@ class DemoEvent {
         }
         Event event = Event.findBySlug(SLUG)
                 .orElseGet(
-                        () -> events.create(new EventRequests.NewEvent(SLUG, "Demo Concert", "EUR", null, null, null)));
+                        () -> events.create(
+                                new EventRequests.NewEvent(SLUG, "Demo Concert", "EUR", null, null, null, null)));
         if (Item.count("eventId = ?1", event.id) > 0) {
             return;
         }

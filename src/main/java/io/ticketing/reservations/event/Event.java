@@ -24,6 +24,10 @@ public class Event extends PanacheEntityBase {
 
     public String slug;
 
+    /** The organizer the event belongs to (contract section 11); never changes. */
+    @Column(name = "organizer_id", updatable = false)
+    public long organizerId;
+
     public String name;
 
     public String currency;

@@ -13,10 +13,11 @@ import jakarta.validation.constraints.Size;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
+import io.ticketing.reservations.http.Slugs;
+
 /** Request bodies of the event endpoints. */
 public final class EventRequests {
 
-    static final String SLUG = "[a-z0-9][a-z0-9-]{0,49}";
     static final String CURRENCY = "[A-Z]{3}";
     /** Ten years: anything longer is a typo, not a business rule. */
     static final long MAX_SECONDS = 315_360_000;
@@ -28,12 +29,13 @@ public final class EventRequests {
     }
 
     public record NewEvent(
-            @Schema(example = "spring-gala") @NotNull @Pattern(regexp = SLUG) String slug,
+            @Schema(example = "spring-gala") @NotNull @Pattern(regexp = Slugs.PATTERN) String slug,
             @NotBlank @Size(max = 200) String name,
             @Schema(example = "EUR") @NotNull @Pattern(regexp = CURRENCY, message = "must be an ISO 4217 code") String currency,
             @Schema(example = "1800") @Positive @Max(MAX_SECONDS) Integer cartTtlSeconds,
             @Positive @Max(MAX_SECONDS) Integer paymentTermSeconds,
-            @Schema(nullable = true, description = "tickets of this event one buyer may hold and buy; null or absent: no limit") @Positive @Max(MAX_PER_BUYER) Integer maxPerBuyer) {
+            @Schema(nullable = true, description = "tickets of this event one buyer may hold and buy; null or absent: no limit") @Positive @Max(MAX_PER_BUYER) Integer maxPerBuyer,
+            @Schema(nullable = true, description = "the organizer's slug, for a platform token (absent: default); an organizer's token makes events in its own") @Pattern(regexp = Slugs.PATTERN) String organizer) {
     }
 
     /** A PATCH: absent fields stay as they are. The slug never changes, since URLs name it. */

@@ -23,6 +23,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import io.ticketing.reservations.auth.Roles;
@@ -36,6 +37,7 @@ import io.ticketing.reservations.openapi.ApiDocs;
 @Path("/api/v1/events")
 @Idempotent
 @RolesAllowed(Roles.ADMIN)
+@SecurityRequirement(name = Roles.ADMIN)
 @Produces(MediaType.APPLICATION_JSON)
 public class EventResource {
 
@@ -51,7 +53,8 @@ public class EventResource {
     @POST
     public Response create(@Valid @NotNull EventRequests.NewEvent request) {
         Event event = events.create(request);
-        return Response.created(URI.create("/api/v1/events/" + event.slug)).entity(EventView.of(event))
+        return Response.created(URI.create("/api/v1/events/" + event.slug))
+                .entity(EventView.of(event, events.organizerSlug(event)))
                 .header(HttpHeaders.ETAG, IfMatch.etag(event.version)).build();
     }
 
@@ -79,7 +82,8 @@ public class EventResource {
         return view(events.update(slug, IfMatch.required(request, ifMatch), changes));
     }
 
-    private static Response view(Event event) {
-        return Response.ok(EventView.of(event)).header(HttpHeaders.ETAG, IfMatch.etag(event.version)).build();
+    private Response view(Event event) {
+        return Response.ok(EventView.of(event, events.organizerSlug(event)))
+                .header(HttpHeaders.ETAG, IfMatch.etag(event.version)).build();
     }
 }

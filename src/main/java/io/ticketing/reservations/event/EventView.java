@@ -5,7 +5,7 @@ import java.time.Instant;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** An event as the API shows it. */
-public record EventView(long id, String slug, String name, String currency, int cartTtlSeconds,
+public record EventView(long id, String slug, String organizer, String name, String currency, int cartTtlSeconds,
         int paymentTermSeconds, @Schema(nullable = true) Integer maxPerBuyer, WaitingRoom waitingRoom,
         WaitingList waitingList, long version) {
 
@@ -17,8 +17,8 @@ public record EventView(long id, String slug, String name, String currency, int 
     public record WaitingList(boolean enabled, int offerTtlSeconds) {
     }
 
-    static EventView of(Event event) {
-        return new EventView(event.id, event.slug, event.name, event.currency, event.cartTtlSeconds,
+    static EventView of(Event event, String organizer) {
+        return new EventView(event.id, event.slug, organizer, event.name, event.currency, event.cartTtlSeconds,
                 event.paymentTermSeconds, event.maxPerBuyer,
                 new WaitingRoom(event.waitingRoomEnabled, event.admissionPerMinute, event.opensAt),
                 new WaitingList(event.waitingListEnabled, event.offerTtlSeconds), event.version);

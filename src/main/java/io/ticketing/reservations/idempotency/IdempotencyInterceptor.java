@@ -13,14 +13,17 @@ import jakarta.ws.rs.core.Response;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.quarkus.security.identity.SecurityIdentity;
+import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.auth.Sha256;
+import io.ticketing.reservations.http.ClientAddress;
 import io.ticketing.reservations.locking.DurableTransactions;
 import io.ticketing.reservations.problem.ApiException;
 import io.ticketing.reservations.problem.ProblemMapper;
 import io.ticketing.reservations.problem.ValidationException;
 
 /**
- * {@code Idempotency-Key}, per bearer token: the first request with a key runs and its response is kept for
+ * {@code Idempotency-Key}, per bearer token (and for a storefront's, per client: see {@link #caller}): the first request with a key runs and its response is kept for
  * 24 hours; the same key with the same request replays it, with another request gets 422, and while the first
  * still runs, 409 with {@code Retry-After}. Responses 409, 429 and 5xx are not kept, so a retry after a
  * {@code lock_timeout} or a sold-out answer runs again. "The same request" is the same endpoint with the same
@@ -39,6 +42,8 @@ import io.ticketing.reservations.problem.ValidationException;
 class IdempotencyInterceptor {
 
     static final String HEADER = "Idempotency-Key";
+    /** The waiting room's header (contract section 8): a buyer's admission. */
+    private static final String ADMISSION = "Admission-Token";
 
     /** What the request's transaction produced: how the key was found, and the answer if the request ran. */
     private record Ran(IdempotencyKeys.Claim claim, Response response) {
@@ -59,6 +64,12 @@ class IdempotencyInterceptor {
     @Inject
     ObjectMapper json;
 
+    @Inject
+    SecurityIdentity identity;
+
+    @Inject
+    ClientAddress client;
+
     @AroundInvoke
     Object once(InvocationContext invocation) throws Exception {
         String key = invocation.getMethod().isAnnotationPresent(POST.class) ? headers.getHeaderString(HEADER) : null;
@@ -68,7 +79,7 @@ class IdempotencyInterceptor {
         if (key.isBlank() || key.length() > 255) {
             throw new ValidationException(HEADER, "must be 1 to 255 characters");
         }
-        KeyedRequest request = new KeyedRequest(sha256(headers.getHeaderString(HttpHeaders.AUTHORIZATION)), key,
+        KeyedRequest request = new KeyedRequest(caller(), key,
                 sha256(invocation.getMethod().toGenericString() + json.writeValueAsString(invocation.getParameters())));
         if (invocation.getMethod().isAnnotationPresent(DecidedInBatches.class)) {
             deferred.set(request);
@@ -115,6 +126,19 @@ class IdempotencyInterceptor {
             keys.recordRefusal(request, response);
         }
         return response;
+    }
+
+    /**
+     * Whose keys these are: the token's. A storefront token sits in every buyer's browser, so its records are kept
+     * per client address and admission as well: a key another buyer guessed or reused never replays this one's
+     * answer (a new cart's id, a queue ticket: their credentials). Named by digest: no record holds a token.
+     */
+    private String caller() {
+        String token = String.valueOf(headers.getHeaderString(HttpHeaders.AUTHORIZATION));
+        if (identity.hasRole(Roles.ADMIN)) {
+            return sha256(token);
+        }
+        return sha256(token + "\n" + client.current() + "\n" + headers.getHeaderString(ADMISSION));
     }
 
     static boolean kept(int status) {

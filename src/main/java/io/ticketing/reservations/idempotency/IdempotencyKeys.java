@@ -170,7 +170,11 @@ class IdempotencyKeys {
         try {
             return new Outcome(response.getStatus(), type == null ? null : type.toString(),
                     response.getHeaderString(HttpHeaders.LOCATION), response.getHeaderString(HttpHeaders.ETAG),
-                    response.hasEntity() ? json.writeValueAsString(response.getEntity()) : null);
+                    response.hasEntity()
+                            ? json.writeValueAsString(response.getEntity() instanceof ShownOnce secret
+                                    ? secret.withoutSecret()
+                                    : response.getEntity())
+                            : null);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("an answer that cannot be written as JSON", e);
         }

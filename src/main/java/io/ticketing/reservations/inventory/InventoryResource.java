@@ -24,6 +24,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import io.ticketing.reservations.auth.Roles;
@@ -42,6 +43,7 @@ import io.ticketing.reservations.problem.Problem;
 @Path("/api/v1/events/{event}")
 @Idempotent
 @RolesAllowed(Roles.ADMIN)
+@SecurityRequirement(name = Roles.ADMIN)
 @Produces(MediaType.APPLICATION_JSON)
 public class InventoryResource {
 
@@ -166,6 +168,7 @@ public class InventoryResource {
     @GET
     @Path("/availability")
     @RolesAllowed(Roles.STOREFRONT)
+    @SecurityRequirement(name = Roles.STOREFRONT)
     public InventoryViews.EventAvailability storefrontAvailability(@PathParam("event") String slug,
             @QueryParam("date_id") String dateId) {
         return storefront.of(events.get(slug), QueryParams.id("date_id", dateId));
@@ -175,6 +178,7 @@ public class InventoryResource {
     @GET
     @Path("/catalog")
     @RolesAllowed(Roles.STOREFRONT)
+    @SecurityRequirement(name = Roles.STOREFRONT)
     public InventoryViews.Catalog catalog(@PathParam("event") String slug, @QueryParam("date_id") String dateId) {
         return storefront.catalog(events.get(slug), QueryParams.id("date_id", dateId));
     }

@@ -23,6 +23,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import io.ticketing.reservations.auth.Roles;
@@ -54,6 +55,7 @@ public class SeatResource {
     @APIResponse(responseCode = "409", description = "A seat with one of these guids exists.", extensions = @Extension(name = ApiDocs.CODES, value = "seat_exists"))
     @POST
     @RolesAllowed(Roles.ADMIN)
+    @SecurityRequirement(name = Roles.ADMIN)
     public Response create(@PathParam("event") String slug, @Valid @NotNull InventoryRequests.NewSeats request) {
         InventoryViews.SeatList created = new InventoryViews.SeatList(seats.create(events.get(slug), request));
         return Response.created(URI.create("/api/v1/events/" + slug + "/seats")).entity(created).build();
@@ -62,6 +64,7 @@ public class SeatResource {
     @Operation(operationId = "listSeats", summary = "List the seating plan (of one date, with date_id), or only the free seats")
     @GET
     @RolesAllowed(Roles.STOREFRONT)
+    @SecurityRequirement(name = Roles.STOREFRONT)
     public Page<InventoryViews.SeatView> list(@PathParam("event") String slug,
             @QueryParam("available") String onlyAvailable, @QueryParam("date_id") String dateId,
             @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
@@ -74,6 +77,7 @@ public class SeatResource {
     @GET
     @Path("/{guid}")
     @RolesAllowed(Roles.ADMIN)
+    @SecurityRequirement(name = Roles.ADMIN)
     public Response get(@PathParam("event") String slug, @PathParam("guid") String guid,
             @QueryParam("date_id") String dateId) {
         return view(seats.get(events.get(slug), QueryParams.id("date_id", dateId), guid));
@@ -86,6 +90,7 @@ public class SeatResource {
     @PATCH
     @Path("/{guid}")
     @RolesAllowed(Roles.ADMIN)
+    @SecurityRequirement(name = Roles.ADMIN)
     public Response update(@PathParam("event") String slug, @PathParam("guid") String guid,
             @QueryParam("date_id") String dateId, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch,
             @Context Request request, @Valid @NotNull InventoryRequests.SeatChanges changes) {

@@ -1,14 +1,19 @@
 package io.ticketing.reservations.inventory;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
@@ -23,6 +28,11 @@ import io.ticketing.reservations.problem.NotFoundException;
  * <p>In an event with dates, {@code date_id} names the date: an item counts its quotas of that date and of no date.
  * Without one, an item counts on the date where it has the most left (what one buyer could still get on some date);
  * a pass counts on every active date, with or without one.
+ *
+ * <p>Storefronts read this on every page view, in a rush by the thousand a second: a reading is kept for
+ * {@code availability.cache-ttl} per event and date, unless a request changed the event on this replica meanwhile
+ * (so a buyer sees their own hold at once); what other replicas sold shows within that time. The availability
+ * stream reads afresh.
  */
 @ApplicationScoped
 public class StorefrontAvailability {
@@ -33,16 +43,36 @@ public class StorefrontAvailability {
             + " WHERE s.event_id = :event AND s.item_id = :item AND s.date_id = ANY(:dates) AND NOT "
             + SeatHolds.UNAVAILABLE + " GROUP BY s.guid HAVING count(*) = cardinality(:dates)) free";
 
+    /** Readings kept, events and dates together; past it the cache starts afresh rather than grow. */
+    private static final int MAX_CACHED = 10_000;
+
+    /** A reading of one event on one date, when it was made and after how many of the event's changes. */
+    private record Reading(List<Left> left, long atNanos, long changes) {
+    }
+
     private final QuotaCounter counter;
     private final InventoryRows rows;
     private final DatePrices prices;
     private final Jdbc jdbc;
+    private final long cacheNanos;
+    private final Map<String, Reading> readings = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> changes = new ConcurrentHashMap<>();
 
-    StorefrontAvailability(QuotaCounter counter, InventoryRows rows, DatePrices prices, Jdbc jdbc) {
+    StorefrontAvailability(QuotaCounter counter, InventoryRows rows, DatePrices prices, Jdbc jdbc,
+            @ConfigProperty(name = "availability.cache-ttl") Duration cacheTtl) {
         this.counter = counter;
         this.rows = rows;
         this.prices = prices;
         this.jdbc = jdbc;
+        this.cacheNanos = cacheTtl.toNanos();
+    }
+
+    /** A request changed event {@code slug} on this replica: its next reading is made afresh. */
+    public void changed(String slug) {
+        AtomicLong count = changes.get(slug);
+        if (count != null) {
+            count.incrementAndGet();
+        }
     }
 
     /** An active item and how many are left: null when nothing limits it. */
@@ -55,8 +85,18 @@ public class StorefrontAvailability {
 
     @Transactional(Transactional.TxType.SUPPORTS)
     public InventoryViews.EventAvailability of(Event event, Long dateId) {
-        return new InventoryViews.EventAvailability(left(event, dateId).stream()
-                .map(left -> new InventoryViews.ItemAvailability(left.item().id, left.available(), left.number()))
+        return availability(cached(event, dateId));
+    }
+
+    /** {@link #of}, read now: for the stream, whose readings must see every change. */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public InventoryViews.EventAvailability fresh(Event event, Long dateId) {
+        return availability(left(event, dateId));
+    }
+
+    private static InventoryViews.EventAvailability availability(List<Left> left) {
+        return new InventoryViews.EventAvailability(left.stream()
+                .map(one -> new InventoryViews.ItemAvailability(one.item().id, one.available(), one.number()))
                 .toList());
     }
 
@@ -64,11 +104,29 @@ public class StorefrontAvailability {
     @Transactional(Transactional.TxType.SUPPORTS)
     public InventoryViews.Catalog catalog(Event event, Long dateId) {
         Map<Long, String> onDate = dateId == null ? Map.of() : prices.ofDate(dateId);
-        return new InventoryViews.Catalog(left(event, dateId).stream()
+        return new InventoryViews.Catalog(cached(event, dateId).stream()
                 .map(left -> new InventoryViews.CatalogItem(left.item().id, left.item().name,
                         onDate.getOrDefault(left.item().id, left.item().price.toPlainString()),
                         left.item().requiresSeat, left.available(), left.number()))
                 .toList());
+    }
+
+    /** The kept reading of the event on the date, or a new one. */
+    private List<Left> cached(Event event, Long dateId) {
+        String key = event.slug + "/" + dateId;
+        long now = System.nanoTime();
+        long changed = changes.computeIfAbsent(event.slug, slug -> new AtomicLong()).get();
+        Reading kept = readings.get(key);
+        if (kept != null && now - kept.atNanos() < cacheNanos && kept.changes() == changed) {
+            return kept.left();
+        }
+        if (readings.size() >= MAX_CACHED) {
+            readings.clear();
+            changes.clear();
+        }
+        List<Left> left = left(event, dateId);
+        readings.put(key, new Reading(left, now, changed));
+        return left;
     }
 
     private List<Left> left(Event event, Long dateId) {

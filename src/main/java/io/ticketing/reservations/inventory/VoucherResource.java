@@ -24,6 +24,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import io.ticketing.reservations.auth.Roles;
@@ -40,6 +41,7 @@ import io.ticketing.reservations.problem.Problem;
 @Path("/api/v1/events/{event}/vouchers")
 @Idempotent
 @RolesAllowed(Roles.ADMIN)
+@SecurityRequirement(name = Roles.ADMIN)
 @Produces(MediaType.APPLICATION_JSON)
 public class VoucherResource {
 

@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -17,6 +18,7 @@ import jakarta.ws.rs.core.Response;
 
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
+import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import io.ticketing.reservations.problem.ProblemMapper;
 import io.vertx.ext.web.RoutingContext;
@@ -35,12 +37,18 @@ import io.vertx.ext.web.RoutingContext;
  * </ul>
  * Both waits count towards the lock bound: a writer hears {@code lock_timeout} at {@code lock.timeout} after it
  * arrived, end to end.
+ *
+ * <p>Places are kept only for events this replica knows (in its event cache: the gate runs before the event is read,
+ * on the event loop, which may not wait for the database), so random slugs cost no memory; an unknown event's first
+ * writers pass ungated while it is read. Places idle for {@value #IDLE_SECONDS} s are dropped.
  */
 @ApplicationScoped
 class EventGate {
 
-    /** One event's places on this replica. */
-    record Places(Permits requests, Semaphore transactions, AdvisoryLocks locks) {
+    private static final long IDLE_SECONDS = 60;
+
+    /** One event's places on this replica, and when a request last took one. */
+    record Places(Permits requests, Semaphore transactions, AdvisoryLocks locks, AtomicLong lastUsedNanos) {
 
         LockTimeoutException timedOut() {
             return locks.timedOut();
@@ -52,10 +60,13 @@ class EventGate {
     private final GatePass pass;
     private final AdvisoryLocks locks;
 
-    EventGate(LockConfig config, GatePass pass, AdvisoryLocks locks) {
+    private final KnownEvents events;
+
+    EventGate(LockConfig config, GatePass pass, AdvisoryLocks locks, KnownEvents events) {
         this.config = config;
         this.pass = pass;
         this.locks = locks;
+        this.events = events;
     }
 
     /**
@@ -69,9 +80,12 @@ class EventGate {
             return Uni.createFrom().nullItem();
         }
         long arrived = System.nanoTime();
-        Places places = byEvent.computeIfAbsent(request.getUriInfo().getPathParameters().getFirst("event"),
-                event -> new Places(new Permits(config.requestsPerEvent()),
-                        new Semaphore(config.writersPerEvent()), locks));
+        String slug = request.getUriInfo().getPathParameters().getFirst("event");
+        if (!events.known(slug)) {
+            pass.entered(arrived, config.timeout(), null);
+            return Uni.createFrom().nullItem();
+        }
+        Places places = placesOf(slug, arrived);
         pass.entered(arrived, config.timeout(), places);
         CompletableFuture<Void> turn = places.requests().enter();
         // Registered while the request is surely open: a client that hangs up while queued ends it, and a handler
@@ -89,6 +103,36 @@ class EventGate {
                     }
                     throw new IllegalStateException("the event gate failed", failure);
                 });
+    }
+
+    /**
+     * The event's places, marked used at {@code arrived} under the map's lock of the slug, which {@link #dropIdle}
+     * takes too: places it drops were idle after every mark, so no request holds them.
+     */
+    private Places placesOf(String slug, long arrived) {
+        return byEvent.compute(slug, (event, places) -> {
+            Places used = places != null
+                    ? places
+                    : new Places(new Permits(config.requestsPerEvent()), new Semaphore(config.writersPerEvent()),
+                            locks, new AtomicLong());
+            used.lastUsedNanos().set(arrived);
+            return used;
+        });
+    }
+
+    /** Drops the places of events no request used for a while, whose places are all free. */
+    @Scheduled(identity = "event-gate-idle", every = "60s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void dropIdle() {
+        long idleSince = System.nanoTime() - TimeUnit.SECONDS.toNanos(IDLE_SECONDS);
+        byEvent.keySet().forEach(slug -> byEvent.computeIfPresent(slug,
+                (event, places) -> places.lastUsedNanos().get() < idleSince
+                        && places.requests().free() == config.requestsPerEvent()
+                        && places.transactions().availablePermits() == config.writersPerEvent() ? null : places));
+    }
+
+    /** Events with places on this replica. */
+    int gated() {
+        return byEvent.size();
     }
 
     /** Free request places of the event on this replica: all of them once its requests have ended. */

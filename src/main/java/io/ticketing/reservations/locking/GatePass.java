@@ -15,6 +15,7 @@ import jakarta.enterprise.context.RequestScoped;
 class GatePass {
 
     private boolean httpRequest;
+    private boolean entered;
     private long deadlineNanos;
     private EventGate.Places places;
     private boolean inTransaction;
@@ -23,14 +24,16 @@ class GatePass {
         httpRequest = true;
     }
 
+    /** Passed the gate at {@code arrivedNanos}, with the event's places (null: ungated, its event not yet known). */
     void entered(long arrivedNanos, Duration bound, EventGate.Places places) {
+        this.entered = true;
         this.deadlineNanos = arrivedNanos + bound.toNanos();
         this.places = places;
     }
 
     /** What is left of the bound for the lock statement; empty for an HTTP request that did not pass the gate. */
     Optional<Duration> left(Duration bound) {
-        if (places == null) {
+        if (!entered) {
             return httpRequest ? Optional.empty() : Optional.of(bound);
         }
         return Optional.of(Duration.ofNanos(Math.min(bound.toNanos(), deadlineNanos - System.nanoTime())));

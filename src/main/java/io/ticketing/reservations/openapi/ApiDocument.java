@@ -28,7 +28,8 @@ import io.ticketing.reservations.problem.Problem;
  * annotations on a resource say only what is particular to it: its success responses, and its domain refusals as
  * {@code @APIResponse}s carrying their codes in the {@value #CODES} extension ({@link ApiDocs}). Added here:
  * <ul>
- * <li>the bearer scheme, required by every operation, with 401 and 403;</li>
+ * <li>the bearer schemes that may call each operation ({@code storefront}, {@code admin}, {@code platform}, from its
+ * {@code @RolesAllowed}), with 401 and 403;</li>
  * <li>the HTTP layer's refusals (400, 404, 406, 413, 414, 415, 431) and 503 when too busy;</li>
  * <li>{@code Idempotency-Key} on every POST with its 409 and 422, {@code If-Match} on every PATCH (and every
  * operation that reads it) with 412 and 428;</li>
@@ -45,7 +46,24 @@ public class ApiDocument implements OASFilter {
     private static final String ADMISSION_TOKEN = "Admission-Token";
 
     private static final String API = "/api/v1/";
-    private static final String BEARER = "bearer";
+    /** The bearer tokens by what they may do (contract section 11); each operation lists those that may call it. */
+    private static final Map<String, String> SCHEMES = Map.of(
+            "storefront",
+            "A storefront token: an organizer's API token of scope `storefront`, or one from the service's"
+                    + " configuration (`AUTH_STOREFRONT_TOKENS`). It may sit in a browser: it reads availability,"
+                    + " holds, checks out and reads an order by its code, on its organizer's events.",
+            "admin", "An admin token: an organizer's API token of scope `admin`, limited to its organizer's events (or"
+                    + " to those listed when it was made); it may do all a storefront token may too.",
+            "platform", "A platform token, from the service's configuration (`AUTH_ADMIN_TOKENS`): everything, on"
+                    + " every organizer, and the organizers themselves.");
+    /**
+     * Who may call an operation, by the scheme its resource names beside its {@code @RolesAllowed} (the same role,
+     * checked by {@code ArchitectureTest}): that scheme's tokens and every mightier one.
+     */
+    private static final Map<String, List<String>> CALLERS = Map.of(
+            "storefront", List.of("storefront", "admin", "platform"),
+            "admin", List.of("admin", "platform"),
+            "platform", List.of("platform"));
     private static final String INSTANT_REF = "#/components/schemas/Instant";
     /** Representations whose version is their ETag (optimistic concurrency). */
     private static final Set<String> VERSIONED = Set.of("EventView", "ItemView", "QuotaView", "VoucherView",
@@ -67,6 +85,9 @@ public class ApiDocument implements OASFilter {
             Map.entry("415", new Refusal("Unsupported Media Type", "The body is not application/json.")),
             Map.entry("422", new Refusal("Unprocessable Content", "The Idempotency-Key was used for another request.")),
             Map.entry("428", new Refusal("Precondition Required", "If-Match is missing.")),
+            Map.entry("429",
+                    new Refusal("Too Many Requests", "As many as this client may have; retry after `Retry-After`"
+                            + " seconds.")),
             Map.entry("431", new Refusal("Request Header Fields Too Large", "The request's headers are too large.")),
             Map.entry("503", new Refusal("Service Unavailable",
                     "Too busy, or the database did not answer; retry after `Retry-After` seconds with the same"
@@ -74,9 +95,13 @@ public class ApiDocument implements OASFilter {
 
     @Override
     public void filterOpenAPI(OpenAPI api) {
-        api.getComponents().addSecurityScheme(BEARER, OASFactory.createSecurityScheme()
-                .type(SecurityScheme.Type.HTTP).scheme("bearer")
-                .description("A token of scope `admin` or `storefront`, from the service's configuration."));
+        if (api.getComponents().getSecuritySchemes() != null) {
+            new ArrayList<>(api.getComponents().getSecuritySchemes().keySet())
+                    .forEach(name -> api.getComponents().removeSecurityScheme(name));
+        }
+        SCHEMES.forEach((name, description) -> api.getComponents().addSecurityScheme(name,
+                OASFactory.createSecurityScheme().type(SecurityScheme.Type.HTTP).scheme("bearer")
+                        .description(description)));
         api.getComponents().addSchema("Problem", problemSchema());
         api.getComponents().addSchema("FieldError", OASFactory.createSchema().addType(SchemaType.OBJECT)
                 .addProperty("field", string("The field, in snake_case, such as `positions[0].quantity`."))
@@ -106,16 +131,24 @@ public class ApiDocument implements OASFilter {
     }
 
     private static void complete(String path, PathItem.HttpMethod method, Operation operation) {
-        operation.addSecurityRequirement(OASFactory.createSecurityRequirement().addScheme(BEARER));
+        List<String> declared = operation.getSecurity() == null
+                ? List.of()
+                : operation.getSecurity().stream().flatMap(requirement -> requirement.getSchemes().keySet().stream())
+                        .toList();
+        String fewest = declared.contains("storefront")
+                ? "storefront"
+                : declared.contains("admin") ? "admin" : "platform";
+        operation.setSecurity(new ArrayList<>(CALLERS.get(fewest).stream()
+                .map(scheme -> OASFactory.createSecurityRequirement().addScheme(scheme)).toList()));
         if (operation.getParameters() != null) {
             operation.getParameters().forEach(parameter -> typeQueryParameter(path, parameter));
         }
         Map<String, Set<String>> codes = new LinkedHashMap<>();
         if (operation.getResponses().getAPIResponses() != null) {
             operation.getResponses().getAPIResponses().forEach((status, response) -> {
-                Object declared = response.getExtension(CODES);
-                if (declared != null) {
-                    codes.put(status, new LinkedHashSet<>(Arrays.asList(declared.toString().split(" "))));
+                Object listed = response.getExtension(CODES);
+                if (listed != null) {
+                    codes.put(status, new LinkedHashSet<>(Arrays.asList(listed.toString().split(" "))));
                     response.removeExtension(CODES);
                 }
             });
@@ -191,7 +224,7 @@ public class ApiDocument implements OASFilter {
                 .description(refusal.description() + " Codes: " + String.join(", ", codes) + ".")
                 .content(OASFactory.createContent().addMediaType(Problem.MEDIA_TYPE,
                         OASFactory.createMediaType().schema(schema.example(example))));
-        if (status.equals("503") || codes.contains("idempotency_key_in_use")) {
+        if (status.equals("503") || status.equals("429") || codes.contains("idempotency_key_in_use")) {
             response.addHeader("Retry-After", OASFactory.createHeader().required(status.equals("503"))
                     .description("Seconds to wait before retrying.").schema(integer()));
         }

@@ -22,6 +22,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import io.ticketing.reservations.auth.Roles;
@@ -68,9 +69,10 @@ public class OrderResource {
     @POST
     @DecidedInBatches
     @RolesAllowed(Roles.STOREFRONT)
+    @SecurityRequirement(name = Roles.STOREFRONT)
     public Response checkout(@PathParam("event") String slug,
             @HeaderParam(WaitingRoom.HEADER) String admission, @Valid @NotNull Checkout request) {
-        Event event = waitingRoom.admitted(slug, admission);
+        Event event = waitingRoom.admitted(slug, admission, request.cartId());
         return orders.checkout(event, request,
                 placed -> Response.created(URI.create("/api/v1/events/" + slug + "/orders/" + placed.order().code()))
                         .entity(orders.view(event, placed)).build());
@@ -80,6 +82,7 @@ public class OrderResource {
     @Operation(operationId = "listOrders", summary = "Find orders, newest first")
     @GET
     @RolesAllowed(Roles.ADMIN)
+    @SecurityRequirement(name = Roles.ADMIN)
     public Page<OrderSearch.OrderSummary> list(@PathParam("event") String slug, @QueryParam("status") String status,
             @QueryParam("email") String email, @QueryParam("created_after") String createdAfter,
             @QueryParam("created_before") String createdBefore, @QueryParam("limit") String limit,
@@ -99,6 +102,7 @@ public class OrderResource {
     @GET
     @Path("/{code}")
     @RolesAllowed(Roles.STOREFRONT)
+    @SecurityRequirement(name = Roles.STOREFRONT)
     public Response get(@PathParam("event") String slug, @PathParam("code") String code) {
         Event event = events.get(slug);
         return withVersion(orders.view(event, orders.get(event, code)));
@@ -113,6 +117,7 @@ public class OrderResource {
     @POST
     @Path("/{code}/changes")
     @RolesAllowed(Roles.ADMIN)
+    @SecurityRequirement(name = Roles.ADMIN)
     public Response change(@PathParam("event") String slug, @PathParam("code") String code,
             @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch, @Context Request request,
             @Valid @NotNull OrderChangeRequest operations) {
@@ -129,6 +134,7 @@ public class OrderResource {
     @POST
     @Path("/{code}/mark_paid")
     @RolesAllowed(Roles.ADMIN)
+    @SecurityRequirement(name = Roles.ADMIN)
     public Response markPaid(@PathParam("event") String slug, @PathParam("code") String code) {
         Event event = events.get(slug);
         return Response.ok(orders.view(event, orders.markPaid(event, code))).build();
@@ -140,6 +146,7 @@ public class OrderResource {
     @POST
     @Path("/{code}/cancel")
     @RolesAllowed(Roles.ADMIN)
+    @SecurityRequirement(name = Roles.ADMIN)
     public Response cancel(@PathParam("event") String slug, @PathParam("code") String code) {
         Event event = events.get(slug);
         return Response.ok(orders.view(event, orders.cancel(event, code))).build();

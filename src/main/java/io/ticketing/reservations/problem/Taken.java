@@ -20,6 +20,7 @@ public final class Taken extends ApiException {
             "events_slug_key", () -> new Taken(SLUG, "An event with this slug exists."),
             "vouchers_event_code", () -> new Taken(VOUCHER_CODE,
                     "A voucher with this code exists in this event (codes ignore case)."),
+            "organizers_slug_key", () -> new Taken(SLUG, "An organizer with this slug exists."),
             "seats_event_guid", () -> new Taken(SEAT, "A seat of this request exists already."),
             "seats_date_guid", () -> new Taken(SEAT, "A seat of this request exists already on its date."),
             "waiting_list_entries_item_email", () -> new Taken("already_waiting",
@@ -31,6 +32,10 @@ public final class Taken extends ApiException {
 
     public static Taken slug(String slug) {
         return new Taken(SLUG, "An event with slug '" + slug + "' exists.");
+    }
+
+    public static Taken organizer(String slug) {
+        return new Taken(SLUG, "An organizer with slug '" + slug + "' exists.");
     }
 
     public static Taken voucherCode(String code) {

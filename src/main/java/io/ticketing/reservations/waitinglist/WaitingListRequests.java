@@ -22,7 +22,8 @@ public final class WaitingListRequests {
     public record Join(@NotNull @Positive Long itemId,
             @Schema(example = "2", description = "1 to 10; absent: 1") @Min(1) @Max(10) Integer quantity,
             @Schema(example = "ada@example.com") @NotBlank @Email @Size(max = 254) String email,
-            @Schema(example = "4f2a9c0e", nullable = true, description = "the buyer per-buyer limits count, as for a cart") @Size(min = 1, max = 200) String buyer) {
+            @Schema(example = "4f2a9c0e", nullable = true, description = "admin tokens only: the buyer per-buyer limits count, as for a cart") @Size(min = 1, max = 200) String buyer,
+            @Schema(nullable = true, description = "the buyer the shop's server vouches for, as for a cart") @Size(min = 1, max = 1000) String buyerToken) {
 
         int places() {
             return quantity == null ? 1 : quantity;

@@ -24,6 +24,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import io.ticketing.reservations.auth.Roles;
@@ -34,10 +35,12 @@ import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.http.PersonalData;
 import io.ticketing.reservations.http.QueryParams;
 import io.ticketing.reservations.idempotency.Idempotent;
+import io.ticketing.reservations.inventory.AvailabilityUnchanged;
 import io.ticketing.reservations.openapi.ApiDocs;
 import io.ticketing.reservations.problem.Problem;
 
 @Tag(name = "Waiting list")
+@AvailabilityUnchanged
 @Path("/api/v1/events/{event}/waiting_list")
 @Idempotent
 @PersonalData
@@ -55,8 +58,10 @@ public class WaitingListResource {
     @Operation(operationId = "joinWaitingList", summary = "Wait for places of an item that cannot sell them now", description = "Capacity freed while entries wait is offered to them first, in order: highest priority, then oldest. An offer is a voucher for the entry's quantity of the item, shown in the entry and sent as the webhook `waiting_list.offered`; buy with it as with any voucher before it runs out.")
     @APIResponseSchema(value = WaitingListView.class, responseCode = "201", responseDescription = "The entry; its id is its credential")
     @APIResponse(responseCode = "409", description = "The list is off, the item can still sell the quantity, or this email waits for the item already.", extensions = @Extension(name = ApiDocs.CODES, value = "waiting_list_off item_available already_waiting"))
+    @APIResponse(responseCode = "403", description = "A buyer no shop vouched for: a storefront names its buyer with a buyer_token.", extensions = @Extension(name = ApiDocs.CODES, value = "buyer_unverified"))
     @POST
     @RolesAllowed(Roles.STOREFRONT)
+    @SecurityRequirement(name = Roles.STOREFRONT)
     public Response join(@PathParam("event") String slug, @Valid @NotNull WaitingListRequests.Join request) {
         WaitingListView entry = list.join(events.get(slug), request);
         return Response.created(URI.create("/api/v1/events/" + slug + "/waiting_list/" + entry.id()))
@@ -68,6 +73,7 @@ public class WaitingListResource {
     @GET
     @Path("/{entry}")
     @RolesAllowed(Roles.STOREFRONT)
+    @SecurityRequirement(name = Roles.STOREFRONT)
     public Response get(@PathParam("event") String slug, @PathParam("entry") String id) {
         WaitingListView entry = list.get(events.get(slug), id);
         return Response.ok(entry).header(HttpHeaders.ETAG, IfMatch.etag(entry.version())).build();
@@ -79,6 +85,7 @@ public class WaitingListResource {
     @Produces({MediaType.APPLICATION_JSON, Problem.MEDIA_TYPE})
     @Path("/{entry}")
     @RolesAllowed(Roles.STOREFRONT)
+    @SecurityRequirement(name = Roles.STOREFRONT)
     public Response leave(@PathParam("event") String slug, @PathParam("entry") String id) {
         list.cancel(events.get(slug), id);
         return Response.noContent().build();
@@ -87,6 +94,7 @@ public class WaitingListResource {
     @Operation(operationId = "listWaitingList", summary = "List the event's waiting-list entries, oldest first")
     @GET
     @RolesAllowed(Roles.ADMIN)
+    @SecurityRequirement(name = Roles.ADMIN)
     public Page<WaitingListView> entries(@PathParam("event") String slug, @QueryParam("status") String status,
             @QueryParam("item_id") String itemId, @QueryParam("limit") String limit,
             @QueryParam("cursor") String cursor) {
@@ -98,6 +106,7 @@ public class WaitingListResource {
     @PATCH
     @Path("/{entry}")
     @RolesAllowed(Roles.ADMIN)
+    @SecurityRequirement(name = Roles.ADMIN)
     public Response update(@PathParam("event") String slug, @PathParam("entry") String id,
             @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch, @Context Request request,
             @Valid @NotNull WaitingListRequests.EntryChanges changes) {

@@ -7,6 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
 import io.ticketing.reservations.auth.RandomIds;
+import io.ticketing.reservations.buyer.BuyerTokens;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.dates.EventDate;
 import io.ticketing.reservations.event.Event;
@@ -32,7 +33,11 @@ public class WaitingListService {
     private final QuotaCounter counter;
     private final FreedCapacity freed;
 
-    WaitingListService(WaitingListRows rows, WaitingListViews views, QuotaCounter counter, FreedCapacity freed) {
+    private final BuyerTokens buyers;
+
+    WaitingListService(WaitingListRows rows, WaitingListViews views, QuotaCounter counter, FreedCapacity freed,
+            BuyerTokens buyers) {
+        this.buyers = buyers;
         this.rows = rows;
         this.views = views;
         this.counter = counter;
@@ -60,7 +65,7 @@ public class WaitingListService {
             throw WaitingListConflict.itemAvailable(item, left);
         }
         return views.of(rows.insert(RandomIds.next(), event.id, item.id, wanted, request.email().strip(),
-                request.buyer()));
+                buyers.buyer(event, request.buyer(), request.buyerToken())));
     }
 
     @Transactional(Transactional.TxType.SUPPORTS)

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -17,9 +18,16 @@ class QueueTickets {
 
     /** A ticket taken before the opening draws a random place below 1; a later one queues by arrival. */
     private static final String JOIN = """
-            INSERT INTO queue_tickets (id, event_id, place)
+            INSERT INTO queue_tickets (id, event_id, place, client, buyer)
             VALUES (:id, :event, CASE WHEN CAST(:opens_at AS timestamptz) > now() THEN random()
-                                      ELSE 1 + nextval('queue_arrivals') END)""";
+                                      ELSE 1 + nextval('queue_arrivals') END, :client, :buyer)""";
+    /** The tickets of one client, or one buyer, still waiting or admitted less than a cart's time ago. */
+    private static final String HELD_BY_CLIENT = """
+            SELECT count(*) FROM queue_tickets WHERE event_id = :event AND client = :client
+              AND (admitted_at IS NULL OR admitted_at > now() - make_interval(secs => :ttl))""";
+    private static final String HELD_BY_BUYER = """
+            SELECT count(*) FROM queue_tickets WHERE event_id = :event AND buyer = :buyer
+              AND (admitted_at IS NULL OR admitted_at > now() - make_interval(secs => :ttl))""";
     /**
      * The ticket with the number of waiting tickets ahead of it. Before the opening no order exists yet, so every
      * other waiting ticket counts as ahead. A read: it takes no lock.
@@ -31,6 +39,8 @@ class QueueTickets {
                 ELSE (SELECT count(*) FROM queue_tickets a
                       WHERE a.event_id = t.event_id AND a.admitted_at IS NULL AND a.place < t.place) END
             FROM queue_tickets t WHERE t.id = :id AND t.event_id = :event""";
+    private static final String CART_TICKET = """
+            SELECT admission_ticket FROM carts WHERE id = :cart AND event_id = :event""";
     private static final String OPEN_ROOMS = """
             SELECT id FROM events WHERE waiting_room_enabled AND (opens_at IS NULL OR opens_at <= now())""";
     /**
@@ -68,13 +78,33 @@ class QueueTickets {
         this.jdbc = jdbc;
     }
 
-    void join(String id, long eventId, Instant opensAt) {
-        jdbc.statement(JOIN).set("id", id).set("event", eventId).set("opens_at", opensAt).update();
+    void join(String id, long eventId, Instant opensAt, String client, String buyer) {
+        jdbc.statement(JOIN).set("id", id).set("event", eventId).set("opens_at", opensAt).set("client", client)
+                .set("buyer", buyer).update();
+    }
+
+    long heldByClient(long eventId, String client, int cartTtlSeconds) {
+        return jdbc.statement(HELD_BY_CLIENT).set("event", eventId).set("client", client).set("ttl", cartTtlSeconds)
+                .list(row -> row.getLong(1)).get(0);
+    }
+
+    long heldByBuyer(long eventId, String buyer, int cartTtlSeconds) {
+        return jdbc.statement(HELD_BY_BUYER).set("event", eventId).set("buyer", buyer).set("ttl", cartTtlSeconds)
+                .list(row -> row.getLong(1)).get(0);
     }
 
     Optional<Ticket> read(long eventId, String id, Instant opensAt) {
         return jdbc.statement(READ).set("id", id).set("event", eventId).set("opens_at", opensAt)
                 .list(QueueTickets::ticket).stream().findFirst();
+    }
+
+    /**
+     * The ticket whose admission opened the cart of the event; empty when none did (opened while the room was off)
+     * or there is no such cart (which then answers 404).
+     */
+    Optional<String> admissionOf(long eventId, String cartId) {
+        return jdbc.statement(CART_TICKET).set("cart", cartId).set("event", eventId).list(row -> row.getString(1))
+                .stream().filter(Objects::nonNull).findFirst();
     }
 
     List<Long> openRooms() {

@@ -3,20 +3,29 @@ package io.ticketing.reservations.waitingroom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
 import io.ticketing.reservations.auth.RandomIds;
+import io.ticketing.reservations.buyer.BuyerTokens;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.event.EventService;
+import io.ticketing.reservations.locking.AdvisoryLocks;
+import io.ticketing.reservations.locking.DurableTransaction;
+import io.ticketing.reservations.locking.LockTarget;
 import io.ticketing.reservations.problem.ApiException;
 import io.ticketing.reservations.problem.NotFoundException;
+import io.ticketing.reservations.reservation.ReservationCheckpoints;
 
 /**
  * An event's waiting room (contract section 8): buyers take queue tickets, {@link Admissions} admits them at the
  * configured rate, and an admitted ticket carries a signed token the event's cart endpoints require while the
- * room is on. Taking and reading tickets never takes an inventory lock.
+ * room is on. Reading tickets never locks; taking one locks its client and buyer, never inventory.
  */
 @ApplicationScoped
 public class WaitingRoom {
@@ -26,23 +35,57 @@ public class WaitingRoom {
     private final EventService events;
     private final QueueTickets tickets;
     private final AdmissionTokens tokens;
+    private final BuyerTokens buyers;
+    private final AdvisoryLocks locks;
+    private final ReservationCheckpoints checkpoints;
     private final Clock clock;
+    private final int ticketsPerClient;
+    private final int ticketsPerBuyer;
 
-    WaitingRoom(EventService events, QueueTickets tickets, AdmissionTokens tokens, Clock clock) {
+    WaitingRoom(EventService events, QueueTickets tickets, AdmissionTokens tokens, BuyerTokens buyers,
+            AdvisoryLocks locks, ReservationCheckpoints checkpoints, Clock clock,
+            @ConfigProperty(name = "waiting-room.tickets-per-client") int ticketsPerClient,
+            @ConfigProperty(name = "waiting-room.tickets-per-buyer") int ticketsPerBuyer) {
+        this.ticketsPerClient = ticketsPerClient;
+        this.ticketsPerBuyer = ticketsPerBuyer;
         this.events = events;
         this.tickets = tickets;
         this.tokens = tokens;
+        this.buyers = buyers;
+        this.locks = locks;
+        this.checkpoints = checkpoints;
         this.clock = clock;
     }
 
-    @Transactional
-    public QueueTicketView join(Event event) {
+    /**
+     * A new queue ticket for {@code client} (its address) and the buyer {@code buyerToken} vouches for (or none),
+     * unless they hold as many as they may (contract section 8: a bot taking thousands would be almost sure to be
+     * first when the room opens): 429 {@code too_many_tickets}. A ticket counts until its admission runs out. The
+     * client and the buyer are locked while they are counted, so that a burst of joins cannot all count too few.
+     */
+    @DurableTransaction
+    public QueueTicketView join(Event event, String client, String buyerToken) {
         if (!event.waitingRoomEnabled) {
             throw new ApiException(409, "waiting_room_off", "Conflict",
                     "Event '" + event.slug + "' has no waiting room on; go straight to the carts.");
         }
+        String buyer = buyers.buyer(event, null, buyerToken);
+        List<LockTarget> holders = new ArrayList<>(List.of(LockTarget.queueHolder(event.id, "client", client)));
+        if (buyer != null) {
+            holders.add(LockTarget.queueHolder(event.id, "buyer", buyer));
+        }
+        checkpoints.beforeLocks(event.id, 1);
+        locks.lockObjects(event.id, holders);
+        boolean full = tickets.heldByClient(event.id, client, event.cartTtlSeconds) >= ticketsPerClient
+                || buyer != null && tickets.heldByBuyer(event.id, buyer, event.cartTtlSeconds) >= ticketsPerBuyer;
+        checkpoints.afterChecks(event.id, 1);
+        if (full) {
+            throw new ApiException(429, "too_many_tickets", "Too Many Requests", "This client, or this buyer, holds"
+                    + " as many tickets of event '" + event.slug + "' as it may; poll the one you have.")
+                    .retryAfter(Duration.ofSeconds(60));
+        }
         String id = RandomIds.next();
-        tickets.join(id, event.id, event.opensAt);
+        tickets.join(id, event.id, event.opensAt, client, buyer);
         return ticket(event, id);
     }
 
@@ -57,19 +100,44 @@ public class WaitingRoom {
         return new QueueTicketView(id, ticket.ahead(), estimatedWaitSeconds(event, ticket.ahead()), null);
     }
 
+    /** The event of a request that opens a cart, and the admitted ticket the cart is then bound to (null: no room). */
+    public record Admission(Event event, String ticket) {
+    }
+
     /**
-     * The event of a cart or checkout request, by slug. While the event's room is on: 403
-     * {@code admission_required} unless {@code token} was issued to an admitted ticket of this event and has not
-     * expired.
+     * The event of a request that opens a cart, by slug. While the event's room is on: 403 {@code admission_required}
+     * unless {@code token} was issued to an admitted ticket of this event and has not expired; the cart opened is
+     * that ticket's, and a ticket opens one cart only (contract section 8), which the cart's insert decides.
      */
-    public Event admitted(String slug, String token) {
+    public Admission admittedToOpen(String slug, String token) {
         Event event = events.get(slug);
-        if (event.waitingRoomEnabled && !tokens.admits(event.id, token)) {
-            throw new ApiException(403, "admission_required", "Forbidden", "Event '" + event.slug
-                    + "' sells through its waiting room: take a queue ticket and send its admission token in the "
-                    + HEADER + " header.");
+        if (!event.waitingRoomEnabled) {
+            return new Admission(event, null);
+        }
+        return new Admission(event, tokens.ticketOf(event.id, token).orElseThrow(() -> admissionRequired(event)));
+    }
+
+    /**
+     * The event of a request on cart {@code cartId} (reading, changing, extending or checking it out), by slug. While
+     * the event's room is on: 403 {@code admission_required} unless {@code token} admits to the event now, and, for a
+     * cart opened with an admission, is that admission: an admission is bound to its one cart, and lends nothing to
+     * another. A cart opened while the room was off takes any admission to the event.
+     */
+    public Event admitted(String slug, String token, String cartId) {
+        Event event = events.get(slug);
+        if (event.waitingRoomEnabled) {
+            String ticket = tokens.ticketOf(event.id, token).orElseThrow(() -> admissionRequired(event));
+            if (!tickets.admissionOf(event.id, cartId).map(ticket::equals).orElse(true)) {
+                throw admissionRequired(event);
+            }
         }
         return event;
+    }
+
+    public static ApiException admissionRequired(Event event) {
+        return new ApiException(403, "admission_required", "Forbidden", "Event '" + event.slug
+                + "' sells through its waiting room: take a queue ticket and send its admission token in the "
+                + HEADER + " header; an admission is good for the one cart it opened.");
     }
 
     /**

@@ -36,6 +36,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
 import io.ticketing.reservations.http.RequestLog;
 import io.ticketing.reservations.support.Eventually;
 
@@ -45,6 +46,8 @@ class AvailabilityStreamTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TOKEN = "test-storefront-token";
+    /** Put after the last event of a stream the service ended. */
+    private static final JsonNode ENDED = JSON.createObjectNode().put("stream", "ended");
 
     @TestHTTPResource("/")
     URL base;
@@ -66,6 +69,7 @@ class AvailabilityStreamTest {
                         events.add(JSON.readTree(line.substring(5).trim()));
                     }
                 }
+                events.add(ENDED);
             } catch (Exception closed) {
                 // The test is over.
             }
@@ -146,5 +150,26 @@ class AvailabilityStreamTest {
         assertThat(client.send(HttpRequest.newBuilder(URI.create(base + "api/v1/events/" + event
                 + "/availability?access_token=" + TOKEN)).build(), HttpResponse.BodyHandlers.discarding())
                 .statusCode()).as("only the stream takes a token in the URL").isEqualTo(401);
+    }
+
+    /** Contract section 11: a revoked token is refused everywhere, also where it was let in before. */
+    @Test
+    void theStreamOfATokenRevokedWhileItIsOpenEndsAtItsNextReading() throws Exception {
+        String organizer = "streams-" + Long.toString(System.nanoTime(), 36);
+        admin().body(Map.of("slug", organizer, "name", "Streams")).post("/api/v1/organizers").then().statusCode(201);
+        JsonPath token = admin().body(Map.of("name", "shop", "scope", "storefront"))
+                .post("/api/v1/organizers/{organizer}/tokens", organizer).then().statusCode(201).extract().jsonPath();
+        String event = "revoked-" + Long.toString(System.nanoTime(), 36);
+        admin().body(Map.of("slug", event, "name", "Revoked", "currency", "EUR", "organizer", organizer))
+                .post("/api/v1/events").then().statusCode(201);
+        long item = newItem(event, "Ticket", "10");
+        newQuota(event, 10, List.of(item));
+        BlockingQueue<JsonNode> events = subscribe(event, "?access_token=" + token.getString("token"));
+        assertThat(available(next(events, Duration.ofSeconds(5)), item)).isTrue();
+
+        admin().delete("/api/v1/organizers/{organizer}/tokens/{token}", organizer, token.getLong("id")).then()
+                .statusCode(204);
+        cartWith(event, Map.of("item_id", item));
+        assertThat(next(events, Duration.ofSeconds(5))).as("no reading after the revocation").isEqualTo(ENDED);
     }
 }

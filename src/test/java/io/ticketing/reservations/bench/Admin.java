@@ -12,8 +12,33 @@ final class Admin {
     private final Http http;
     private int events;
 
-    Admin(String base) {
-        this.http = new Http(base, Service.ADMIN);
+    Admin(String base, String token) {
+        this.http = new Http(base, token);
+    }
+
+    /**
+     * {@code -Dbench.organizer-tokens=true}: an organizer of its own and its admin and storefront API tokens (contract
+     * section 11), which the run then uses instead of the configured ones; else those. Returns {admin, storefront}.
+     */
+    static String[] tokens(String base) throws Exception {
+        if (!Boolean.getBoolean("bench.organizer-tokens")) {
+            return new String[]{Service.ADMIN, Service.STOREFRONT};
+        }
+        Admin platform = new Admin(base, Service.ADMIN);
+        String slug = "bench-" + System.nanoTime();
+        platform.post("/api/v1/organizers", "{\"slug\":\"" + slug + "\",\"name\":\"Bench\"}");
+        Pattern secret = Pattern.compile("\"token\":\"([^\"]+)\"");
+        String[] tokens = new String[2];
+        String[] scopes = {"admin", "storefront"};
+        for (int i = 0; i < 2; i++) {
+            Matcher token = secret.matcher(platform.post("/api/v1/organizers/" + slug + "/tokens",
+                    "{\"name\":\"bench\",\"scope\":\"" + scopes[i] + "\"}"));
+            if (!token.find()) {
+                throw new IllegalStateException("no token in the answer");
+            }
+            tokens[i] = token.group(1);
+        }
+        return tokens;
     }
 
     String post(String path, String json) throws Exception {

@@ -51,10 +51,14 @@ public final class Bench {
     private final List<String> rows = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
     private final List<Cell> cells = new ArrayList<>();
+    /** The storefront token the buyers send: the configured one, or an organizer's ({@link Admin#tokens}). */
+    private final String storefront;
 
-    private Bench(Service service, Connection sql, Ceiling ceiling) {
+    private Bench(Service service, Connection sql, Ceiling ceiling) throws Exception {
         this.service = service;
-        this.admin = new Admin(service.base);
+        String[] tokens = Admin.tokens(service.base);
+        this.admin = new Admin(service.base, tokens[0]);
+        this.storefront = tokens[1];
         this.sql = sql;
         this.ceiling = ceiling;
     }
@@ -187,7 +191,7 @@ public final class Bench {
     private void warmUpService() throws Exception {
         List<Load.Client> buyers = new ArrayList<>();
         for (int i = 0; i < 16; i++) {
-            buyers.add(new Load.Client(service.base, Service.STOREFRONT, i, new LongAdder()));
+            buyers.add(new Load.Client(service.base, storefront, i, new LongAdder()));
         }
         Load.Operation purchase = Scenarios.prepare("2", admin, buyers, sql).operation();
         Load.run(buyers.size(), SERVICE_WARM_UP.dividedBy(2), buyers, purchase);
@@ -199,7 +203,7 @@ public final class Bench {
         LongAdder refusals = new LongAdder();
         List<Load.Client> buyers = new ArrayList<>();
         for (int i = 0; i < clients; i++) {
-            buyers.add(new Load.Client(service.base, Service.STOREFRONT, 31L * i + clients, refusals));
+            buyers.add(new Load.Client(service.base, storefront, 31L * i + clients, refusals));
         }
         Scenarios.Prepared prepared = Scenarios.prepare(scenario, admin, buyers, sql);
         Load.run(clients, WARM_UP, buyers, prepared.operation());

@@ -148,6 +148,7 @@ final class Ceiling {
         String count = QuotaCounter.COUNT_OF_ITEMS.replace(":items", items).replace(":excluded", "'{}'::bigint[]");
         String insert = CartRows.INSERT_ALL.replace(":cart", "'" + prefix + "-' || :cart").replace(":items", items)
                 .replace(":seats", "ARRAY[NULL]::bigint[]").replace(":vouchers", "ARRAY[NULL]::bigint[]")
+                .replace(":dates", "ARRAY[NULL]::bigint[]").replace(":guids", "ARRAY[NULL]::text[]")
                 .replace(":expires", "now() + interval '30 minutes'");
         String lockCart = CartRows.LOCK_EXTENDING.replace(":expires", "now() + interval '30 minutes'")
                 .replace(":id", "'" + prefix + "-' || :cart").replace(":event", Long.toString(target.eventId()));

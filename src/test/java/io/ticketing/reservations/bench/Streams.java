@@ -24,7 +24,7 @@ final class Streams {
 
     Streams(Service service) {
         this.service = service;
-        this.admin = new Admin(service.base);
+        this.admin = new Admin(service.base, Service.ADMIN);
     }
 
     void run(List<Integer> steps) throws Exception {

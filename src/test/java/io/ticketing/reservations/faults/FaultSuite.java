@@ -55,7 +55,7 @@ public final class FaultSuite {
 
     public static void main(String[] args) throws Exception {
         DriverManager.registerDriver(new org.postgresql.Driver());
-        List<String> faults = List.of(System.getProperty("faults", "a,b,c,d,e,f,g,h").split(","));
+        List<String> faults = List.of(System.getProperty("faults", "a,b,c,d,e,f,g,h,i").split(","));
         List<String> rows = new ArrayList<>();
         String header = "| fault | requests by status | invariants | p99 / slowest unaffected | longest to resolve "
                 + "| verdict |";
@@ -96,6 +96,7 @@ public final class FaultSuite {
             case "f" -> rollingRestart();
             case "g" -> waitingRoomAcrossRestart();
             case "h" -> waitingListOnTwoReplicas();
+            case "i" -> revokedOnTwoReplicas();
             default -> throw new IllegalArgumentException("no fault " + fault);
         };
     }
@@ -429,6 +430,44 @@ public final class FaultSuite {
     }
 
     /** A request with a body (or none) and a token, which must answer {@code expected}; returns the body. */
+    /**
+     * (i) An organizer's API token revoked on one replica while both use it: refused by the other within 2 s (contract
+     * section 11), each replica having used it, so each knew it, before.
+     */
+    private String revokedOnTwoReplicas() throws Exception {
+        List<Service> replicas = replicas(Map.of(), Map.of());
+        Service first = replicas.get(0);
+        Service second = replicas.get(1);
+        String organizer = "rotating-" + System.nanoTime();
+        admin(first, "/api/v1/organizers", "{\"slug\":\"" + organizer + "\",\"name\":\"Rotating\"}");
+        String created = admin(first, "/api/v1/organizers/" + organizer + "/tokens",
+                "{\"name\":\"admin\",\"scope\":\"admin\"}");
+        String token = first(Pattern.compile("\"token\":\"([^\"]+)\""), created);
+        long id = id(created);
+        for (Service replica : replicas) {
+            send(replica, "GET", "/api/v1/events", null, token, 200);
+        }
+        long revoked = System.nanoTime();
+        send(first, "DELETE", "/api/v1/organizers/" + organizer + "/tokens/" + id, null, Service.ADMIN, 204);
+        send(first, "GET", "/api/v1/events", null, token, 401);
+        long refusedAfterMillis = -1;
+        while (System.nanoTime() - revoked < Duration.ofSeconds(10).toNanos()) {
+            if (status(second, "/api/v1/events", token) == 401) {
+                refusedAfterMillis = (System.nanoTime() - revoked) / 1_000_000;
+                break;
+            }
+            Thread.sleep(50); // polling the other replica, as a client with the revoked token keeps trying
+        }
+        boolean held = refusedAfterMillis >= 0 && refusedAfterMillis <= 2_000;
+        return "| (i) a token revoked on one of two replicas | the other refused it after " + refusedAfterMillis
+                + " ms | | | " + refusedAfterMillis + " ms | " + (held ? "PASS" : "FAIL") + " |";
+    }
+
+    private int status(Service replica, String path, String token) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(replica.base + path)).header("Authorization",
+                "Bearer " + token).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
     private String send(Service replica, String method, String path, String json, String token, int expected) {
         try {
             HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(replica.base + path))

@@ -60,7 +60,9 @@ class StrictInputPropertyTest {
             + " + (SELECT count(*) FROM cart_positions) + (SELECT count(*) FROM orders)"
             + " + (SELECT count(*) FROM order_positions) + (SELECT sum(version) FROM events)"
             + " + (SELECT coalesce(sum(version), 0) FROM items) + (SELECT coalesce(sum(version), 0) FROM seats)"
-            + " + (SELECT coalesce(sum(version), 0) FROM vouchers) + (SELECT coalesce(sum(version), 0) FROM quotas)";
+            + " + (SELECT coalesce(sum(version), 0) FROM vouchers) + (SELECT coalesce(sum(version), 0) FROM quotas)"
+            + " + (SELECT count(*) FROM event_dates) + (SELECT sum(version) FROM organizers)"
+            + " + (SELECT count(*) FROM organizers) + (SELECT count(*) FROM api_tokens WHERE revoked_at IS NULL)";
 
     private static final String VOUCHER = "PROP";
     /** Bodies in these are refused whatever they hold: only application/json and +json types are read. */
@@ -237,6 +239,12 @@ class StrictInputPropertyTest {
         valid.put("entry", storefront().body(Map.of("item_id", soldOut, "email", "wait@example.com"))
                 .post("/api/v1/events/{event}/waiting_list", event).then().statusCode(201).extract().path("id"));
         valid.put("date", Long.toString(newDate(event, 4)));
+        String organizer = "property-" + Long.toString(System.nanoTime(), 36);
+        admin().body(Map.of("slug", organizer, "name", "Property")).post("/api/v1/organizers").then().statusCode(201);
+        valid.put("organizer", organizer);
+        valid.put("token", admin().body(Map.of("name", "Property", "scope", "admin"))
+                .post("/api/v1/organizers/{organizer}/tokens", organizer).then().statusCode(201).extract().path("id")
+                .toString());
         String room = newEvent("property-room");
         admin().header("If-Match", "\"0\"").body(Map.of("waiting_room", Map.of("enabled", true,
                 "admission_per_minute", 1))).patch("/api/v1/events/{event}", room).then().statusCode(200);

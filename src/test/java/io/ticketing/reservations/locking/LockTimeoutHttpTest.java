@@ -13,6 +13,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.ticketing.reservations.support.Api;
 
 @QuarkusTest
 class LockTimeoutHttpTest {
@@ -41,7 +42,7 @@ class LockTimeoutHttpTest {
     @Test
     void lockWaitTimeIsExposedAsAMetric() {
         given().post("/test/locks/{event}/quotas/{quota}", 434_343, 1).then().statusCode(204);
-        management().get("/q/metrics").then().statusCode(200)
+        management().header("Authorization", Api.ADMIN).get("/q/metrics").then().statusCode(200)
                 .body(containsString("inventory_lock_wait_seconds_count"))
                 .body(containsString("inventory_lock_wait_seconds{quantile=\"0.99\""));
         assertThat(metric("inventory_lock_wait_seconds_count")).isGreaterThan(0);
@@ -52,7 +53,8 @@ class LockTimeoutHttpTest {
     }
 
     private static double metric(String name) {
-        String body = management().get("/q/metrics").then().statusCode(200).extract().asString();
+        String body = management().header("Authorization", Api.ADMIN).get("/q/metrics").then().statusCode(200).extract()
+                .asString();
         return body.lines()
                 .filter(line -> line.startsWith(name + " ") || line.startsWith(name + "{"))
                 .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))

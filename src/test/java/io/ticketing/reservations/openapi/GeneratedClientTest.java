@@ -29,6 +29,7 @@ import io.ticketing.reservations.client.model.EventView;
 import io.ticketing.reservations.client.model.ItemChanges;
 import io.ticketing.reservations.client.model.ItemView;
 import io.ticketing.reservations.client.model.Join;
+import io.ticketing.reservations.client.model.NewBuyerToken;
 import io.ticketing.reservations.client.model.NewCart;
 import io.ticketing.reservations.client.model.NewEvent;
 import io.ticketing.reservations.client.model.NewItem;
@@ -91,8 +92,10 @@ class GeneratedClientTest {
         assertThat(catalog.getItems()).extracting(item -> item.getName() + " " + item.getPrice() + " "
                 + item.getAvailableNumber()).containsExactly("Standing 45.00 100", "Balcony 89.00 2");
 
+        String ada = new CartsApi(admin).createBuyerToken(event, new NewBuyerToken().buyer("ada"), null)
+                .getBuyerToken();
         CartsApi carts = new CartsApi(storefront);
-        CartView cart = carts.createCart(event, null, key(), new NewCart().buyer("ada"));
+        CartView cart = carts.createCart(event, null, key(), new NewCart().buyerToken(ada));
         assertThat(cart.getBuyer()).isEqualTo("ada");
         cart = carts.addPositions(cart.getId(), event, new NewPositions().positions(List.of(
                 new NewPosition().itemId(standing.getId()).quantity(2).voucherCode("FRIENDS"),

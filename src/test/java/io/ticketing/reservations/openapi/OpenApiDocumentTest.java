@@ -62,9 +62,13 @@ class OpenApiDocumentTest {
     void shouldListEveryStatusOfEveryOperationWithItsBodyAndExamples() throws IOException {
         JsonNode document = served();
         assertThat(document.path("openapi").asText()).isEqualTo("3.0.3");
-        JsonNode bearer = document.path("components").path("securitySchemes").path("bearer");
-        assertThat(bearer.path("type").asText()).isEqualTo("http");
-        assertThat(bearer.path("scheme").asText()).isEqualTo("bearer");
+        JsonNode schemes = document.path("components").path("securitySchemes");
+        assertThat(schemes.properties().stream().map(Map.Entry::getKey)).containsExactlyInAnyOrder("storefront",
+                "admin", "platform");
+        schemes.forEach(scheme -> {
+            assertThat(scheme.path("type").asText()).isEqualTo("http");
+            assertThat(scheme.path("scheme").asText()).isEqualTo("bearer");
+        });
         int operations = 0;
         int statuses = 0;
         for (Map.Entry<String, JsonNode> path : document.path("paths").properties()) {
@@ -74,7 +78,7 @@ class OpenApiDocumentTest {
                 String name = method + " " + path.getKey();
                 operations++;
                 assertThat(operation.path("operationId").asText()).as(name).isNotEmpty();
-                assertThat(operation.path("security").toString()).as(name).contains("bearer");
+                assertThat(operation.path("security").toString()).as(name).contains("platform");
                 JsonNode responses = operation.path("responses");
                 assertThat(responses.properties()).as(name).anyMatch(status -> status.getKey().startsWith("2"));
                 for (String status : List.of("400", "401", "403", "406", "413", "414", "431", "503")) {

@@ -297,6 +297,23 @@ abstract class Races {
         });
     }
 
+    /** Contract section 8: a bot's burst of joins from one address counts as the joins one after another do. */
+    @Test
+    void oneClientsTwentyQueueJoinsRacingForALimitOfFourGetExactlyFour() {
+        String event = newEvent("race-queue");
+        admin().header("If-Match", "\"0\"")
+                .body(Map.of("waiting_room", Map.of("enabled", true, "admission_per_minute", 1)))
+                .patch(EVENT, event).then().statusCode(200);
+        List<Outcome> outcomes = race(event, 20,
+                i -> storefront().header("X-Forwarded-For", "198.51.100.20").post(EVENT + "/queue", event));
+        if (locking()) {
+            assertThat(count(outcomes, 201)).isEqualTo(4);
+            assertThat(count(outcomes, "too_many_tickets")).isEqualTo(16);
+        } else {
+            assertThat(count(outcomes, 201)).as("without locks every join counted too few").isEqualTo(20);
+        }
+    }
+
     @Test
     void fiftyBuyersAskingForTheSameBestFourSeatsGetWholeBlocksOrARefusal() {
         String event = newEvent("race-best");

@@ -129,10 +129,19 @@ public final class Api {
         return storefront().post("/api/v1/events/{event}/carts", event).then().statusCode(201).extract().path("id");
     }
 
-    /** An empty cart of {@code buyer}, whose per-buyer limits it counts against. */
+    /**
+     * An empty cart of {@code buyer}, whose per-buyer limits it counts against: opened by a storefront with the buyer
+     * token the shop's server asked for (contract section 8).
+     */
     public static String newCartOf(String event, String buyer) {
-        return storefront().body(Map.of("buyer", buyer)).post("/api/v1/events/{event}/carts", event).then()
-                .statusCode(201).extract().path("id");
+        return storefront().body(Map.of("buyer_token", buyerToken(event, buyer))).post("/api/v1/events/{event}/carts",
+                event).then().statusCode(201).extract().path("id");
+    }
+
+    /** The token a shop's server asks for to vouch for {@code buyer}. */
+    public static String buyerToken(String event, String buyer) {
+        return admin().body(Map.of("buyer", buyer)).post("/api/v1/events/{event}/buyer_tokens", event).then()
+                .statusCode(201).extract().path("buyer_token");
     }
 
     /** {@code count} empty carts, one for each buyer of a race. */

@@ -90,6 +90,20 @@ class TracingTest {
                 .as("the test profile's lock bound is 1 s").isGreaterThanOrEqualTo(900);
     }
 
+    @Test
+    void aTokenInTheQueryNeverReachesASpan() {
+        given().queryParam("access_token", "test-storefront-token").queryParam("date_id", 1)
+                .get("/api/v1/events/{event}/availability/stream", "no-such-event").then().statusCode(404);
+
+        SpanData request = awaitSpan(span -> span.getKind() == SpanKind.SERVER
+                && String.valueOf(span.getAttributes().get(AttributeKey.stringKey("url.path"))).endsWith("/stream"),
+                "the stream request's server span");
+        assertThat(request.getAttributes().asMap().values()).as("the span's attributes")
+                .noneMatch(value -> String.valueOf(value).contains("test-storefront-token"));
+        assertThat(request.getAttributes().get(AttributeKey.stringKey("url.query"))).contains("access_token=REDACTED")
+                .contains("date_id=1");
+    }
+
     private SpanData awaitSpan(String name) {
         return awaitSpan(span -> span.getName().equals(name), "a span named " + name);
     }

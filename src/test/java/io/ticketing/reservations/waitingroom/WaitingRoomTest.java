@@ -44,7 +44,7 @@ class WaitingRoomTest {
     @Inject
     Admissions admissions;
 
-    private static void room(String event, boolean enabled, Integer perMinute, Instant opensAt) {
+    static void room(String event, boolean enabled, Integer perMinute, Instant opensAt) {
         String etag = admin().get(EVENT, event).then().extract().header("ETag");
         Map<String, Object> room = new HashMap<>();
         room.put("enabled", enabled);
@@ -59,7 +59,7 @@ class WaitingRoomTest {
     }
 
     /** Polls the ticket until the background admission gives it a token. */
-    private static String admissionToken(String event, String ticket) {
+    static String admissionToken(String event, String ticket) {
         String[] token = new String[1];
         Eventually.within(Duration.ofSeconds(10), "ticket " + ticket + " admitted", () -> {
             token[0] = storefront().get(EVENT + "/queue/{ticket}", event, ticket).then().statusCode(200).extract()
@@ -140,7 +140,9 @@ class WaitingRoomTest {
         room(event, true, perMinute, Instant.now().plus(Duration.ofHours(1)));
         List<String> arrivals = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
-            arrivals.add(storefront().post(EVENT + "/queue", event).then().statusCode(201)
+            // A hundred buyers, each at an address of its own, as the ingress reports them.
+            arrivals.add(storefront().header("X-Forwarded-For", "203.0.113." + i).post(EVENT + "/queue", event).then()
+                    .statusCode(201)
                     .body("admission_token", nullValue(), "position", equalTo(i)).extract().path("ticket"));
         }
         // The organiser brings the opening forward: everyone queued so far was queued before it.
