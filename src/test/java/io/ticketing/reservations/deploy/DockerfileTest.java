@@ -30,13 +30,16 @@ import io.ticketing.reservations.startup.EmbeddedDatabase;
  * {@code docker/Dockerfile} does, in the same order and with the same commands: it copies what the stage copies
  * (after {@code .dockerignore}) into an empty directory, runs each {@code RUN} line with an empty local Maven
  * repository, and checks what the runtime stage copies out. The second Maven command runs offline, so the test
- * fails if the dependency layer misses anything the package step needs.
+ * fails if the dependency layer misses anything the package step needs, and each step runs with no more open files
+ * than {@code podman build} gives it.
  */
 @DisabledOnOs(value = OS.WINDOWS, disabledReason = "the image's commands are shell commands")
 class DockerfileTest {
 
     private static final Path DOCKERFILE = Path.of("docker", "Dockerfile");
     private static final Path WORK = Path.of("target", "dockerfile-check");
+    /** What buildah allows a {@code RUN} step: 1,024 open files, and no raising it from inside. */
+    private static final int BUILDAH_OPEN_FILES = 1024;
 
     @Test
     void theBuildStageBuildsFromTheSourcesAloneWithItsDependenciesInALayerOfTheirOwn() throws Exception {
@@ -174,8 +177,13 @@ class DockerfileTest {
         return settings;
     }
 
+    /**
+     * Runs a {@code RUN} line with the open files buildah gives one, soft and hard: {@code podman build} must work as
+     * {@code docker build} does. (Without javac in a process of its own, the package step needed more.)
+     */
     private static void run(String command, Path directory, Path log) throws Exception {
-        Process process = new ProcessBuilder("sh", "-c", command).directory(directory.toFile())
+        Process process = new ProcessBuilder("sh", "-c", "ulimit -n " + BUILDAH_OPEN_FILES + " && " + command)
+                .directory(directory.toFile())
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         assertThat(process.waitFor()).as("'%s' (output in %s)", command, log).isZero();
     }
