@@ -61,7 +61,10 @@ class DockerfileTest {
                 String command = instruction.substring(4).replace("./mvnw ", "./mvnw -s " + settings.toAbsolutePath()
                         + " ");
                 long before = fileCount(repository);
-                run(command, context, WORK.resolve("step-" + ++step + ".log"));
+                Path log = WORK.resolve("step-" + ++step + ".log");
+                run(command, context, log);
+                assertThat(Files.readString(log)).as("step %d: every dependency's POM found (output in %s)", step, log)
+                        .doesNotContain("is missing, no dependency information available");
                 if (step > 1) {
                     assertThat(fileCount(repository)).as("step %d fetched nothing more", step).isEqualTo(before);
                 }
