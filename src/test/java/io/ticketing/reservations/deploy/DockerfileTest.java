@@ -88,7 +88,8 @@ class DockerfileTest {
 
     /**
      * The packaged app, started on a throwaway PostgreSQL that its start migrates: ready on the management port, with
-     * nothing of health or metrics left on the API port.
+     * nothing of health or metrics left on the API port, and not a warning in its JSON log (Quarkus warns of a
+     * deprecated setting, and of a scheduled interval it cannot keep).
      */
     private static void startsAsTheImageStartsIt(Path app) throws Exception {
         try (EmbeddedDatabase database = EmbeddedDatabase.throwaway(WORK.resolve("postgres"))) {
@@ -103,6 +104,10 @@ class DockerfileTest {
                 assertThat(http.send(HttpRequest.newBuilder(URI.create(service.base + "/q/health/ready")).build(),
                         HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(404);
                 assertThat(ready).as("ready, on a machine that may be busy").isLessThan(Duration.ofSeconds(30));
+                // Warnings are what the service writes at its log level here; a start that is right has none.
+                assertThat(Files.readAllLines(Path.of("target", "image-app.log"))).as("target/image-app.log")
+                        .allMatch(line -> line.startsWith("{"), "one JSON object a line")
+                        .noneMatch(line -> line.contains("\"level\":\"WARN\"") || line.contains("\"level\":\"ERROR\""));
             }
         }
     }
