@@ -88,8 +88,8 @@ class DockerfileTest {
 
     /**
      * The packaged app, started on a throwaway PostgreSQL that its start migrates: ready on the management port, with
-     * nothing of health or metrics left on the API port, and not a warning in its JSON log (Quarkus warns of a
-     * deprecated setting, and of a scheduled interval it cannot keep).
+     * nothing of health or metrics left on the API port, no checkout page, and not a warning in its JSON log
+     * (Quarkus warns of a deprecated setting, and of a scheduled interval it cannot keep).
      */
     private static void startsAsTheImageStartsIt(Path app) throws Exception {
         try (EmbeddedDatabase database = EmbeddedDatabase.throwaway(WORK.resolve("postgres"))) {
@@ -103,6 +103,9 @@ class DockerfileTest {
                 HttpClient http = HttpClient.newHttpClient();
                 assertThat(http.send(HttpRequest.newBuilder(URI.create(service.base + "/q/health/ready")).build(),
                         HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(404);
+                assertThat(http.send(HttpRequest.newBuilder(URI.create(service.base + "/checkout/")).build(),
+                        HttpResponse.BodyHandlers.discarding()).statusCode()).as("no checkout page in production")
+                        .isEqualTo(404);
                 assertThat(ready).as("ready, on a machine that may be busy").isLessThan(Duration.ofSeconds(30));
                 // Warnings are what the service writes at its log level here; a start that is right has none.
                 assertThat(Files.readAllLines(Path.of("target", "image-app.log"))).as("target/image-app.log")
