@@ -18,6 +18,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -41,6 +42,8 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -121,6 +124,8 @@ class CheckoutPageTest {
         options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--user-data-dir=" + PROFILE.toAbsolutePath(), "--window-size=900,1000", "--lang=en-GB");
+        // The requests as the browser sent them, headers included (ChromeDriver's performance log).
+        options.setCapability("goog:loggingPrefs", Map.of(LogType.PERFORMANCE, "ALL"));
         // The driver named, so that Selenium Manager never looks for (or downloads) one.
         ChromeDriverService driver = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
                 .usingAnyFreePort().build();
@@ -182,7 +187,7 @@ class CheckoutPageTest {
         choose(balcony, 2).click();
         waiting.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#positions li"), 2));
         waiting.until(ExpectedConditions.textMatches(By.id("countdown"), Pattern.compile(
-                "We hold these for you for 2\\d:\\d\\d more\\.")));
+                "We hold these for you for (30|2\\d):\\d\\d more\\.")));
         List<?> seats = sql.rows("SELECT s.name FROM cart_positions p JOIN seats s ON s.id = p.seat_id "
                 + "WHERE p.cart_id = ?1 ORDER BY s.number", cart);
         assertThat(seats).hasSize(2);
@@ -228,7 +233,7 @@ class CheckoutPageTest {
                 + "ON s.id = p.seat_id WHERE o.code = ?1 ORDER BY s.number", code)).isEqualTo(seats);
         assertThat(sql.number("SELECT count(*) FROM carts WHERE id = ?1", cart)).isZero();
 
-        // The request log: every request the page sent carries its reference, the checkout twice, with one key.
+        // The request log: every request the page sent carries its reference, the checkout twice.
         List<String> pageRequests = requests.stream().filter(line -> requestId(line).startsWith(reference + "."))
                 .map(line -> line.getFormattedMessage().replaceAll(" \\d+ ms$", "")).toList();
         String events = "/api/v1/events/" + event;
@@ -243,8 +248,12 @@ class CheckoutPageTest {
                 "POST " + events + "/orders 201");
         assertThat(requests).as("CORS preflights: the page is on another origin")
                 .anyMatch(line -> line.getFormattedMessage().startsWith("OPTIONS " + events + "/orders 200"));
-        assertThat(sql.rows("SELECT key FROM idempotency_keys WHERE key LIKE ?1 AND status = 201 AND body LIKE ?2",
-                reference + "-%", "%\"code\":\"" + code + "\"%")).as("the order's one Idempotency-Key").hasSize(1);
+        // Both checkouts the browser sent carried the one key whose record answered with the order.
+        List<?> key = sql.rows("SELECT key FROM idempotency_keys WHERE key LIKE ?1 AND status = 201 AND body LIKE ?2",
+                reference + "-%", "%\"code\":\"" + code + "\"%");
+        assertThat(key).hasSize(1);
+        assertThat(sentHeaders("POST", api + "api/v1/events/" + event + "/orders", "Idempotency-Key"))
+                .hasSizeGreaterThanOrEqualTo(2).containsOnly((String) key.get(0));
 
         // And the browser really enforces CORS on that origin: a header the API does not allow is refused.
         Object refused = ((JavascriptExecutor) browser).executeAsyncScript(
@@ -254,6 +263,20 @@ class CheckoutPageTest {
                         """,
                 api + "api/v1/events/" + event + "/catalog");
         assertThat(refused).isEqualTo("refused");
+    }
+
+    /** The value of {@code header} in each request the browser sent with that method to that URL, in order. */
+    private List<String> sentHeaders(String method, String url, String header) throws Exception {
+        List<String> values = new ArrayList<>();
+        for (LogEntry entry : browser.manage().logs().get(LogType.PERFORMANCE)) {
+            JsonNode message = JSON.readTree(entry.getMessage()).path("message");
+            JsonNode request = message.path("params").path("request");
+            if (message.path("method").asText().equals("Network.requestWillBeSent")
+                    && request.path("method").asText().equals(method) && request.path("url").asText().equals(url)) {
+                values.add(request.path("headers").path(header).asText());
+            }
+        }
+        return values;
     }
 
     /** Turns the event's waiting room on, at {@code perMinute}. */
