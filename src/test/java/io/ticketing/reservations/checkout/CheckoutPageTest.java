@@ -31,6 +31,7 @@ import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logmanager.ExtLogRecord;
+import org.jboss.logmanager.formatters.PatternFormatter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -92,12 +93,18 @@ class CheckoutPageTest {
     @ConfigProperty(name = "quarkus.datasource.password")
     String password;
 
-    private final List<ExtLogRecord> requests = new CopyOnWriteArrayList<>();
+    /** A line of the request log ({@code POST /api/v1/... 201 12 ms}) and the id of the request it tells of. */
+    private record Logged(String line, String requestId) {
+    }
+
+    private final List<Logged> requests = new CopyOnWriteArrayList<>();
     private final Handler requestLog = new Handler() {
+        private final PatternFormatter message = new PatternFormatter("%s");
+
         @Override
         public void publish(LogRecord record) {
-            ((ExtLogRecord) record).copyAll(); // the MDC, with the request id, as it was when the line was logged
-            requests.add((ExtLogRecord) record);
+            String id = ((ExtLogRecord) record).getMdc(RequestLog.MDC_KEY);
+            requests.add(new Logged(message.format(record), id == null ? "" : id));
         }
 
         @Override
@@ -234,8 +241,8 @@ class CheckoutPageTest {
         assertThat(sql.number("SELECT count(*) FROM carts WHERE id = ?1", cart)).isZero();
 
         // The request log: every request the page sent carries its reference, the checkout twice.
-        List<String> pageRequests = requests.stream().filter(line -> requestId(line).startsWith(reference + "."))
-                .map(line -> line.getFormattedMessage().replaceAll(" \\d+ ms$", "")).toList();
+        List<String> pageRequests = requests.stream().filter(logged -> logged.requestId().startsWith(reference + "."))
+                .map(logged -> logged.line().replaceAll(" \\d+ ms$", "")).toList();
         String events = "/api/v1/events/" + event;
         assertThat(pageRequests).containsSubsequence(
                 "POST " + events + "/queue 201",
@@ -247,7 +254,7 @@ class CheckoutPageTest {
                 "POST " + events + "/orders 503",
                 "POST " + events + "/orders 201");
         assertThat(requests).as("CORS preflights: the page is on another origin")
-                .anyMatch(line -> line.getFormattedMessage().startsWith("OPTIONS " + events + "/orders 200"));
+                .anyMatch(logged -> logged.line().startsWith("OPTIONS " + events + "/orders 200"));
         // Both checkouts the browser sent carried the one key whose record answered with the order.
         List<?> key = sql.rows("SELECT key FROM idempotency_keys WHERE key LIKE ?1 AND status = 201 AND body LIKE ?2",
                 reference + "-%", "%\"code\":\"" + code + "\"%");
@@ -317,11 +324,6 @@ class CheckoutPageTest {
     private long deadline(String cart) {
         return sql.number("SELECT (extract(epoch FROM min(expires)) * 1000000)::bigint FROM cart_positions "
                 + "WHERE cart_id = ?1", cart);
-    }
-
-    private static String requestId(ExtLogRecord line) {
-        String id = line.getMdc(RequestLog.MDC_KEY);
-        return id == null ? "" : id;
     }
 
     private void screenshot(String name) throws Exception {
