@@ -1,25 +1,30 @@
 package io.ticketing.reservations.availability;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.control.ActivateRequestContext;
 import jakarta.enterprise.event.Observes;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
-import io.quarkus.scheduler.Scheduled;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.operators.multi.processors.BroadcastProcessor;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.inventory.InventoryViews.EventAvailability;
 import io.ticketing.reservations.inventory.StorefrontAvailability;
+import io.vertx.core.Vertx;
 
 /**
  * Live availability (contract section 8): one hub per event that has subscribers on this replica. Every
@@ -59,9 +64,17 @@ public class AvailabilityStreams {
     private final Map<Key, Hub> hubs = new ConcurrentHashMap<>();
     private volatile boolean closing;
     private final StorefrontAvailability availability;
+    private final Vertx vertx;
+    private final Duration interval;
+    /** A round still reading when the timer fires again is not joined by another (as the sweeps' SKIP). */
+    private final AtomicBoolean reading = new AtomicBoolean();
+    private long timer;
 
-    AvailabilityStreams(StorefrontAvailability availability, MeterRegistry meters) {
+    AvailabilityStreams(StorefrontAvailability availability, MeterRegistry meters, Vertx vertx,
+            @ConfigProperty(name = "availability.stream-interval") Duration interval) {
         this.availability = availability;
+        this.vertx = vertx;
+        this.interval = interval;
         Gauge.builder("availability.stream.subscribers", hubs,
                 all -> all.values().stream().mapToInt(hub -> hub.subscribers.get()).sum())
                 .description("Open availability streams on this replica").register(meters);
@@ -92,7 +105,27 @@ public class AvailabilityStreams {
         hubs.clear();
     }
 
-    @Scheduled(identity = "availability-streams", every = "${availability.stream-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    /**
+     * A Vert.x timer, not {@code @Scheduled}: Quarkus' scheduler looks at its triggers once a second, so the 500 ms
+     * interval ran once a second (and it said so in the log at every start). The round runs on a worker thread, as a
+     * scheduled method did.
+     */
+    void start(@Observes StartupEvent started) {
+        timer = vertx.setPeriodic(interval.toMillis(), tick -> {
+            if (reading.compareAndSet(false, true)) {
+                vertx.executeBlocking(() -> {
+                    readAll();
+                    return null;
+                }, false).onComplete(done -> reading.set(false));
+            }
+        });
+    }
+
+    void stop(@Observes ShutdownEvent shutdown) {
+        vertx.cancelTimer(timer);
+    }
+
+    /** One round: every hub with subscribers reads its event's availability and sends it if it changed. */
     @ActivateRequestContext
     void readAll() {
         hubs.values().removeIf(hub -> {

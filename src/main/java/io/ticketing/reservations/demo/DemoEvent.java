@@ -10,6 +10,7 @@ import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.StartupEvent;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.event.EventRequests;
@@ -46,7 +47,10 @@ class DemoEvent {
         this.vouchers = vouchers;
     }
 
-    /** The event of the README's walk-through: standing tickets, ten balcony seats and a voucher. */
+    /**
+     * The event of the README's walk-through and of the checkout page (/checkout/): standing tickets, ten balcony
+     * seats, a voucher and a waiting room.
+     */
     @ActivateRequestContext
     void createOnStart(@Observes StartupEvent startup) {
         if (!enabled) {
@@ -70,6 +74,19 @@ class DemoEvent {
                         "Balcony", "A", n, null))
                 .toList(), null));
         vouchers.create(event, new InventoryRequests.NewVoucher("FRIENDS", 5, null, null, null, null, false, null));
-        LOG.infof("created the demo event '%s' with its items, seats and voucher", SLUG);
+        openWaitingRoom(event.id);
+        LOG.infof("created the demo event '%s' with its items, seats, voucher and waiting room", SLUG);
+    }
+
+    /**
+     * A room admitting 60 buyers a minute, so that the checkout page shows its buyer a place in line. Set on the
+     * event's row: an admin's PATCH needs the If-Match of a request, and none is made at start.
+     */
+    private static void openWaitingRoom(long eventId) {
+        QuarkusTransaction.requiringNew().run(() -> {
+            Event event = Event.findById(eventId);
+            event.waitingRoomEnabled = true;
+            event.admissionPerMinute = 60;
+        });
     }
 }

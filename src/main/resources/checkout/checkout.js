@@ -1,0 +1,380 @@
+'use strict';
+// A checkout page for the inventory reservation service, calling it from the browser the way the contract says
+// (docs/contract.md, sections 4 and 8). Plain JavaScript and no build step: copy it into your shop and restyle it.
+// What a browser must get right sits in three places:
+//   api()        the storefront token, the Admission-Token, one Idempotency-Key per intent kept across its retries,
+//                Retry-After honoured on 409, 429 and 503, and an X-Request-Id the service logs;
+//   openStream() an EventSource cannot send headers, so the stream, and only the stream, takes ?access_token=;
+//   MESSAGES     every problem code the page can meet, in words a buyer understands.
+
+// What your shop's server writes into the page. A storefront token may sit in a browser: it can only read
+// availability, hold, buy and read an order by its code, and only from the origins in CORS_ORIGINS. The query
+// parameters point this page at another service: ?api=https://...&token=...&events=a,b&currency=EUR
+const params = new URLSearchParams(location.search);
+const CONFIG = {
+  api: params.get('api') || `${location.origin}/api/v1`,
+  token: params.get('token') || 'demo-storefront-token',
+  events: (params.get('events') || 'demo-concert').split(','),
+  currency: params.get('currency') || 'EUR',
+};
+
+const BUSY = 'Many people are buying right now.';
+const MESSAGES = {
+  quota_exhausted: p => p.available_number > 0
+    ? `Sorry, only ${p.available_number} of “${nameOf(p.item_id)}” ${p.available_number === 1 ? 'is' : 'are'} left.`
+    : `Sorry, “${nameOf(p.item_id)}” is sold out.`,
+  seat_unavailable: p => p.available_number > 0
+    ? `Sorry, only ${p.available_number} ${p.available_number === 1 ? 'seat is' : 'seats are'} left.`
+    : 'Sorry, these seats are sold out.',
+  hold_limit: 'We cannot hold your tickets any longer: please buy them now.',
+  cart_empty: 'Your cart is empty: choose your tickets first.',
+  too_many_positions: 'That is more tickets than one order can take.',
+  buyer_limit: p => `You can buy at most ${p.max_per_buyer} of these.`,
+  admission_required: 'Your turn in line has run out. Please join the sale again.',
+  not_found: 'Your cart has run out. Please join the sale again.',
+  validation_failed: 'Please check your email address.',
+  lock_timeout: BUSY,
+  overloaded: BUSY,
+  inventory_changed: BUSY,
+  database_unavailable: 'The box office is briefly unavailable.',
+  idempotency_key_in_use: 'Still working on your last click.',
+  too_many_tickets: 'Too many people joined the line from your connection.',
+  unauthorized: 'This shop is not allowed to sell here right now.',
+  forbidden: 'This shop is not allowed to sell here right now.',
+  unreachable: 'We cannot reach the box office. Please check your connection and try again.',
+};
+
+class Problem extends Error {
+  constructor(body, status) {
+    super(body.code || `HTTP ${status}`);
+    this.body = body;
+    this.code = body.code || 'unknown';
+  }
+}
+
+function explain(problem) {
+  const message = MESSAGES[problem.code];
+  if (typeof message === 'function') return message(problem.body);
+  return message || `Something went wrong (${problem.code}). Please try again.`;
+}
+
+// What this visit must keep across a reload, per event: its reference, its queue ticket, its admission (null
+// where the event has no waiting room), its one cart (an admission opens exactly one), the keys of unfinished
+// intents, and its order.
+let visit;
+let sent = 0;
+
+function load(slug) {
+  const reference = Array.from(crypto.getRandomValues(new Uint8Array(8)), b => b.toString(16).padStart(2, '0'))
+    .join('');
+  visit = JSON.parse(sessionStorage.getItem(`checkout:${slug}`)) || { slug, reference, keys: {}, intents: 0 };
+}
+
+function save() {
+  sessionStorage.setItem(`checkout:${visit.slug}`, JSON.stringify(visit));
+}
+
+// One Idempotency-Key per intent: the same for every retry of it, the buyer's own second click after a failure
+// included, so that it happens at most once; a new one once it succeeded, or for another request.
+function keyFor(path, body) {
+  const request = JSON.stringify(body ?? null);
+  const open = visit.keys[path];
+  if (!open || open.request !== request) {
+    visit.keys[path] = { key: `${visit.reference}-${++visit.intents}`, request };
+    save();
+  }
+  return visit.keys[path].key;
+}
+
+async function change(path, body) {
+  const answer = await api('POST', path, { body, key: keyFor(path, body), admission: visit.admission });
+  delete visit.keys[path];
+  save();
+  return answer;
+}
+
+async function api(method, path, { body, key, admission } = {}) {
+  const headers = { Authorization: `Bearer ${CONFIG.token}` };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (admission) headers['Admission-Token'] = admission;
+  if (key) headers['Idempotency-Key'] = key;
+  for (let attempt = 1; ; attempt++) {
+    // Every line the service logs for this request carries it: one purchase, followed by its reference.
+    headers['X-Request-Id'] = `${visit.reference}.${++sent}`;
+    let response;
+    try {
+      response = await fetch(CONFIG.api + path, { method, headers, body: body && JSON.stringify(body) });
+    } catch (noAnswer) {
+      // It may or may not have happened: only a read, or a change with its key, may be sent again.
+      if ((method !== 'GET' && !key) || attempt === 5) throw new Problem({ code: 'unreachable' }, 0);
+      await countdown(attempt, 'We lost the connection to the box office.');
+      continue;
+    }
+    if (response.ok) return response.status === 204 ? null : response.json();
+    const problem = new Problem(await response.json().catch(() => ({})), response.status);
+    const retryAfter = Number(response.headers.get('Retry-After'));
+    if ([409, 429, 503].includes(response.status) && retryAfter > 0 && attempt < 10) {
+      await countdown(retryAfter, explain(problem));
+      continue;
+    }
+    throw problem;
+  }
+}
+
+function openStream() {
+  // The one endpoint that takes the token in its URL (RFC 6750, section 2.3); the service never logs it.
+  const live = new EventSource(`${CONFIG.api}/events/${visit.slug}/availability/stream`
+    + `?access_token=${encodeURIComponent(CONFIG.token)}`);
+  live.onmessage = message => {
+    showAvailability(JSON.parse(message.data).items);
+    $('live').textContent = `Live: updated at ${new Date().toLocaleTimeString()}`;
+  };
+  live.onerror = () => {
+    $('live').textContent = live.readyState === EventSource.CLOSED
+      ? 'Live updates are unavailable: reload the page to see what is left.'
+      : 'Live updates interrupted: reconnecting…';
+  };
+  return live;
+}
+
+async function waitInLine() {
+  let ticket;
+  if (visit.ticket) {
+    ticket = await api('GET', `/events/${visit.slug}/queue/${visit.ticket}`); // a reload keeps its place
+  } else {
+    try {
+      ticket = await change(`/events/${visit.slug}/queue`);
+    } catch (problem) {
+      if (problem.code === 'waiting_room_off') return null; // no room: carts need no admission
+      throw problem;
+    }
+    visit.ticket = ticket.ticket;
+    save();
+  }
+  show('line');
+  while (!ticket.admission_token) {
+    const wait = ticket.estimated_wait_seconds < 60
+      ? 'less than a minute' : `about ${Math.round(ticket.estimated_wait_seconds / 60)} min`;
+    $('place').textContent = ticket.position === 0
+      ? 'You are next.'
+      : `${ticket.position} ${ticket.position === 1 ? 'person is' : 'people are'} ahead of you: ${wait} to go.`;
+    await pause(2); // a read that takes no lock: every few seconds is what the service expects
+    ticket = await api('GET', `/events/${visit.slug}/queue/${ticket.ticket}`);
+  }
+  hide('line');
+  return ticket.admission_token;
+}
+
+let items = new Map();
+let cart = null;
+let seatNames = null;
+let stream = null;
+
+async function enter() {
+  load($('event').value);
+  hide('choose');
+  $('title').textContent = visit.slug;
+  if (visit.order) return showOrder(await api('GET', `/events/${visit.slug}/orders/${visit.order}`));
+  const catalog = await api('GET', `/events/${visit.slug}/catalog`);
+  items = new Map(catalog.items.map(item => [item.item_id, item]));
+  showItems(catalog.items);
+  stream?.close();
+  stream = openStream();
+  if (visit.admission === undefined) {
+    say('Joining the line…');
+    visit.admission = await waitInLine();
+    save();
+  }
+  if (!visit.cart) {
+    visit.cart = (await change(`/events/${visit.slug}/carts`)).id;
+    save();
+  }
+  await showCart(await api('GET', cartPath(), { admission: visit.admission }));
+  say('It is your turn: choose your tickets.');
+}
+
+function cartPath() {
+  return `/events/${visit.slug}/carts/${visit.cart}`;
+}
+
+async function take(item, quantity) {
+  const answer = item.requires_seat
+    ? await change(`${cartPath()}/best_available`, { item_id: item.item_id, quantity })
+    : await change(`${cartPath()}/positions`, { positions: [{ item_id: item.item_id, quantity }] });
+  await showCart(answer);
+  say(`${quantity} × ${item.name}: in your cart.`);
+}
+
+async function extend() {
+  await showCart(await change(`${cartPath()}/extend`));
+  say('We hold your tickets for you longer.');
+}
+
+async function buy() {
+  const order = await change(`/events/${visit.slug}/orders`, { cart_id: visit.cart, email: $('email').value });
+  visit.order = order.code;
+  save();
+  showOrder(order);
+}
+
+function again() {
+  sessionStorage.removeItem(`checkout:${visit.slug}`);
+  location.reload();
+}
+
+function showItems(list) {
+  $('items').replaceChildren(...list.map(item => {
+    const quantity = el('select', {}, ...[1, 2, 3, 4].map(n => el('option', { value: n }, n)));
+    const button = el('button', { type: 'button', disabled: true }, item.requires_seat ? 'Best seats' : 'Add');
+    button.onclick = act(() => take(item, Number(quantity.value)));
+    return el('tr', { 'data-item': item.item_id }, el('td', {}, item.name), el('td', {}, money(item.price)),
+      el('td', { className: 'left' }), el('td', {}, quantity), el('td', {}, button));
+  }));
+  showAvailability(list);
+  show('shop');
+}
+
+function showAvailability(list) {
+  for (const { item_id: id, available, available_number: left } of list) {
+    const row = document.querySelector(`tr[data-item="${id}"]`);
+    if (!row) continue;
+    row.querySelector('.left').textContent = available ? (left ?? 'Plenty') : 'Sold out';
+    row.querySelector('.left').classList.toggle('sold-out', !available);
+    row.dataset.available = available;
+  }
+  enable();
+}
+
+async function showCart(answer) {
+  cart = answer;
+  if (cart.positions.some(p => p.seat_guid) && !seatNames) {
+    const seats = await api('GET', `/events/${visit.slug}/seats?limit=500`);
+    seatNames = new Map(seats.data.map(seat => [seat.guid, seat.name]));
+  }
+  $('positions').replaceChildren(...cart.positions.map(position => el('li', {}, describe(position))));
+  $('total').textContent = money(cart.total);
+  $('cart').hidden = cart.positions.length === 0;
+  tick();
+}
+
+function nameOf(item) {
+  return items.get(item)?.name ?? 'these tickets';
+}
+
+function describe(position) {
+  const name = nameOf(position.item_id);
+  const seat = position.seat_guid ? ` (${seatNames?.get(position.seat_guid) ?? position.seat_guid})` : '';
+  return `${name}${seat}: ${money(position.price)}`;
+}
+
+function showOrder(order) {
+  ['shop', 'cart', 'line'].forEach(hide);
+  const status = { pending: 'reserved for you until you pay', paid: 'paid', canceled: 'canceled', expired: 'expired' };
+  $('summary').textContent = `Order ${order.code}: ${money(order.total, order.currency)}, `
+    + `${status[order.status] ?? order.status}` + (order.status === 'pending'
+      ? ` (pay by ${new Date(order.expires).toLocaleString()}).` : '.');
+  $('ordered').replaceChildren(...order.positions.map(position => el('li', {}, describe(position))));
+  $('reference').textContent = visit.reference;
+  show('order');
+  say(`Thank you! Your order for ${order.email} is placed.`);
+}
+
+// The hold that runs out first; extending moves every hold's deadline.
+function tick() {
+  if (!cart || cart.positions.length === 0) return;
+  const left = Math.min(...cart.positions.map(p => Date.parse(p.expires))) - Date.now();
+  const minutes = Math.floor(left / 60000);
+  const seconds = String(Math.floor(left / 1000) % 60).padStart(2, '0');
+  $('countdown').textContent = left > 0
+    ? `We hold these for you for ${minutes}:${seconds} more.`
+    : 'Your hold has run out: buying checks whether they are still free.';
+}
+
+// Every button click: one request at a time, and any refusal said in the buyer's words.
+let working = false;
+
+function act(action) {
+  return async event => {
+    event?.preventDefault();
+    working = true;
+    enable();
+    try {
+      await action();
+    } catch (problem) {
+      if (!(problem instanceof Problem)) throw problem;
+      say(explain(problem), true);
+      const gone = problem.code === 'admission_required' || problem.code === 'not_found';
+      if (gone) sessionStorage.removeItem(`checkout:${visit.slug}`); // its admission or its cart: start again
+      if (gone || !visit?.cart) {
+        ['line', 'shop', 'cart'].forEach(hide);
+        show('choose');
+      }
+    } finally {
+      working = false;
+      enable();
+    }
+  };
+}
+
+function enable() {
+  document.querySelectorAll('#items tr').forEach(row => {
+    row.querySelector('button').disabled = working || !visit?.cart || row.dataset.available !== 'true';
+  });
+  ['extend', 'checkout'].forEach(id => { $(id).disabled = working; });
+}
+
+function countdown(seconds, reason) {
+  return new Promise(resolve => {
+    const shown = left => say(`${reason} Trying again in ${left} s…`, true);
+    let left = seconds;
+    shown(left);
+    const timer = setInterval(() => {
+      left -= 1;
+      if (left > 0) return shown(left);
+      clearInterval(timer);
+      resolve();
+    }, 1000);
+  });
+}
+
+function pause(seconds) {
+  return new Promise(resolve => setTimeout(resolve, seconds * 1000));
+}
+
+function say(text, problem = false) {
+  $('status').textContent = text;
+  $('status').classList.toggle('problem', problem);
+}
+
+function money(amount, currency = CONFIG.currency) {
+  return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(amount);
+}
+
+function el(tag, properties, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(properties)) {
+    if (name.startsWith('data-')) element.setAttribute(name, value);
+    else element[name] = value;
+  }
+  element.append(...children.map(child => (child instanceof Node ? child : String(child))));
+  return element;
+}
+
+function $(id) {
+  return document.getElementById(id);
+}
+
+function show(id) {
+  $(id).hidden = false;
+}
+
+function hide(id) {
+  $(id).hidden = true;
+}
+
+$('event').replaceChildren(...CONFIG.events.map(slug => el('option', { value: slug }, slug)));
+$('join').onclick = act(enter);
+$('extend').onclick = act(extend);
+$('buy').onsubmit = act(buy);
+$('again').onclick = again;
+setInterval(tick, 1000);
