@@ -17,11 +17,12 @@ final class Admin {
     }
 
     /**
-     * {@code -Dbench.organizer-tokens=true}: an organizer of its own and its admin and storefront API tokens (contract
-     * section 11), which the run then uses instead of the configured ones; else those. Returns {admin, storefront}.
+     * For a build with {@code organizer} tokens ({@link Build}): an organizer of its own and its admin and storefront
+     * API tokens (contract section 11), which the run then uses instead of the configured ones; else those. Returns
+     * {admin, storefront}.
      */
-    static String[] tokens(String base) throws Exception {
-        if (!Boolean.getBoolean("bench.organizer-tokens")) {
+    static String[] tokens(String base, boolean organizer) throws Exception {
+        if (!organizer) {
             return new String[]{Service.ADMIN, Service.STOREFRONT};
         }
         Admin platform = new Admin(base, Service.ADMIN);

@@ -54,9 +54,9 @@ public final class Bench {
     /** The storefront token the buyers send: the configured one, or an organizer's ({@link Admin#tokens}). */
     private final String storefront;
 
-    private Bench(Service service, Connection sql, Ceiling ceiling) throws Exception {
+    private Bench(Service service, Connection sql, Ceiling ceiling, boolean organizerTokens) throws Exception {
         this.service = service;
-        String[] tokens = Admin.tokens(service.base);
+        String[] tokens = Admin.tokens(service.base, organizerTokens);
         this.admin = new Admin(service.base, tokens[0]);
         this.storefront = tokens[1];
         this.sql = sql;
@@ -116,7 +116,8 @@ public final class Bench {
                     new Streams(service).run(Arrays.stream(streams.split(",")).map(Integer::valueOf).toList());
                     return List.of();
                 }
-                Bench bench = new Bench(service, sql, new Ceiling(url, user, password, DURATION));
+                Bench bench = new Bench(service, sql, new Ceiling(url, user, password, DURATION),
+                        build.organizerTokens());
                 bench.runAll();
                 return bench.cells;
             } finally {
