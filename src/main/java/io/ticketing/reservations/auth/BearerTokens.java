@@ -96,12 +96,30 @@ public class BearerTokens implements HttpAuthenticationMechanism {
             }
             ApiTokens.Entry api = found.get();
             apiTokens.used(api);
-            Set<String> roles = api.scope().equals(Roles.ADMIN)
-                    ? Set.of(Roles.ADMIN, Roles.STOREFRONT)
-                    : Set.of(Roles.STOREFRONT);
-            return Uni.createFrom().item(identity(roles,
+            return Uni.createFrom().item(identity(roles(api.scope()),
                     new Caller(Caller.Kind.ORGANIZER, api.organizerId(), api.eventIds(), api.id(), api.prefix())));
         });
+    }
+
+    /**
+     * The roles of the token in an {@code Authorization} header, without waiting: a configured token, or an
+     * organizer's this replica knows; empty for none or an unknown one. For routes outside the resources (metrics).
+     */
+    Optional<Set<String>> rolesOf(String authorization) {
+        if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            return Optional.empty();
+        }
+        String token = authorization.substring(BEARER.length()).trim();
+        Optional<String> prefix = ApiTokens.prefixOf(token);
+        if (prefix.isEmpty()) {
+            return Optional.ofNullable(configured(token)).map(Configured::roles);
+        }
+        return apiTokens.known(prefix.get()).filter(entry -> apiTokens.admits(entry, token))
+                .map(entry -> roles(entry.scope()));
+    }
+
+    private static Set<String> roles(String scope) {
+        return scope.equals(Roles.ADMIN) ? Set.of(Roles.ADMIN, Roles.STOREFRONT) : Set.of(Roles.STOREFRONT);
     }
 
     @Override

@@ -5,10 +5,10 @@ import java.util.Map;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.ticketing.reservations.problem.Problem;
+import io.ticketing.reservations.problem.ApiException;
+import io.ticketing.reservations.problem.ProblemMapper;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
@@ -88,11 +88,6 @@ public class HttpLimits {
     }
 
     private void refuse(RoutingContext context, int status, String code, String title, String detail) {
-        try {
-            context.response().setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE)
-                    .end(json.writeValueAsString(new Problem(title, status, detail, code, null)));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        ProblemMapper.respond(context, json, new ApiException(status, code, title, detail));
     }
 }

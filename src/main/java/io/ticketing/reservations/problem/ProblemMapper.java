@@ -22,10 +22,12 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import org.postgresql.util.PSQLException;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
+import io.vertx.ext.web.RoutingContext;
 
 /** The one place where failures become {@code application/problem+json} responses. */
 public class ProblemMapper {
@@ -42,6 +44,18 @@ public class ProblemMapper {
         Response.ResponseBuilder response = problem(e.toProblem());
         e.headers().forEach(response::header);
         return response.build();
+    }
+
+    /** The same problem, for what answers on Vert.x' router before any resource is chosen. */
+    public static void respond(RoutingContext context, ObjectMapper json, ApiException e) {
+        try {
+            Problem problem = e.toProblem();
+            e.headers().forEach(context.response()::putHeader);
+            context.response().setStatusCode(problem.status()).putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE)
+                    .end(json.writeValueAsString(problem));
+        } catch (JsonProcessingException impossible) {
+            throw new IllegalStateException(impossible);
+        }
     }
 
     /**

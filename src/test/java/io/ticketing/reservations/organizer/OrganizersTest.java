@@ -95,6 +95,8 @@ class OrganizersTest {
 
         // An organizer's token is no platform token: organizers are not its to list or make.
         as(secret).get(ORGANIZERS).then().statusCode(403);
+        as(secret).get("/q/metrics").then().statusCode(403).contentType("application/problem+json")
+                .body("code", equalTo("forbidden"));
         as(secret).body(Map.of("slug", "other-" + organizer, "name", "x")).post(ORGANIZERS).then().statusCode(403);
         admin().body(Map.of("slug", organizer, "name", "again")).post(ORGANIZERS).then().statusCode(409);
     }

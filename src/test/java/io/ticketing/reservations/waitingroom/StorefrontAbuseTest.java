@@ -103,6 +103,24 @@ class StorefrontAbuseTest {
     }
 
     @Test
+    void addressesAClientWritesIntoXForwardedForCountForNothing() {
+        String event = newEvent("forged");
+        newQuota(event, 10, List.of(newItem(event, "Ticket", "10")));
+        openRoom(event);
+        // The test's proxy (the loopback, trusted) appends the address it saw after whatever the client sent.
+        for (int i = 0; i < 4; i++) {
+            client("203.0.113." + i + ", 198.51.100.50").post(EVENT + "/queue", event).then().statusCode(201);
+        }
+        client("203.0.113.99, 198.51.100.50").post(EVENT + "/queue", event).then().statusCode(429)
+                .body("code", equalTo("too_many_tickets"));
+        storefront().header("X-Forwarded-For", "203.0.113.98").header("X-Forwarded-For", "198.51.100.50")
+                .post(EVENT + "/queue", event).then().statusCode(429);
+        // Another trusted proxy between: still the first address no trusted proxy added.
+        client("203.0.113.97, 198.51.100.50, 127.0.0.1").post(EVENT + "/queue", event).then().statusCode(429);
+        client("198.51.100.51").post(EVENT + "/queue", event).then().statusCode(201);
+    }
+
+    @Test
     void aCartOpenedBeforeTheRoomWasOnTakesAnyAdmissionToTheEvent() {
         String event = newEvent("before-room");
         long item = newItem(event, "Ticket", "10");
