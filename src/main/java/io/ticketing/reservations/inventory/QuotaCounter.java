@@ -115,10 +115,19 @@ public class QuotaCounter {
     /**
      * The quotas the items are in, counted. Items and quotas have a statement each: the connections use generic
      * plans (see application.properties), and one with {@code id = ANY(:quotas) OR id IN (...)} scans every quota.
-     * Public for the benchmark, which runs it through pgbench.
      */
-    public static final String COUNT_OF_ITEMS = """
+    private static final String COUNT_OF_ITEMS = """
             WITH quota AS (SELECT %s FROM quotas q WHERE q.id IN (%s)),
+            """.formatted(QUOTA_COLUMNS, QUOTAS_OF_ITEMS) + COUNT_SELECTED;
+
+    /**
+     * {@link #COUNT_OF_ITEMS} of the quotas of no date and of {@code :dates}: what claims on those dates can grow.
+     * Without it a claim on one date of 500 counted 500 quotas. Public for the benchmark, which runs it through
+     * pgbench.
+     */
+    public static final String COUNT_OF_ITEMS_ON_DATES = """
+            WITH quota AS (SELECT %s FROM quotas q WHERE q.id IN (%s)
+              AND (q.date_id IS NULL OR q.date_id = ANY(:dates))),
             """.formatted(QUOTA_COLUMNS, QUOTAS_OF_ITEMS) + COUNT_SELECTED;
 
     private static final String COUNT_OF_QUOTAS = """
@@ -132,13 +141,25 @@ public class QuotaCounter {
 
     /**
      * The quotas the items are in, with their sizes, dates and all their members, not counted: enough to decide what
-     * to lock, read before the locks are held. Public for the benchmark.
+     * to lock, read before the locks are held.
      */
-    public static final String MEMBERSHIPS = """
+    private static final String MEMBERSHIPS = """
             SELECT q.id, q.size, array_agg(m.item_id ORDER BY m.item_id), q.date_id
             FROM quotas q JOIN quota_items m ON m.quota_id = q.id
             WHERE q.id IN (%s)
             GROUP BY q.id, q.size, q.date_id ORDER BY q.id""".formatted(QUOTAS_OF_ITEMS);
+
+    /**
+     * {@link #MEMBERSHIPS} of the quotas of no date, of {@code :dates}, and of every date when a pass is among the
+     * items (a pass, and what it bundles, takes every date): what claims on those dates can grow, which
+     * {@link #COUNT_OF_ITEMS_ON_DATES} counts under the locks. Public for the benchmark.
+     */
+    public static final String MEMBERSHIPS_ON_DATES = """
+            SELECT q.id, q.size, array_agg(m.item_id ORDER BY m.item_id), q.date_id
+            FROM quotas q JOIN quota_items m ON m.quota_id = q.id
+            WHERE q.id IN (%s) AND (q.date_id IS NULL OR q.date_id = ANY(:dates)
+              OR EXISTS (SELECT 1 FROM items p WHERE p.id IN (%s) AND p.every_date))
+            GROUP BY q.id, q.size, q.date_id ORDER BY q.id""".formatted(QUOTAS_OF_ITEMS, CLAIMED_ITEMS);
 
     /**
      * The items a reservation checks, with what they bundle; for a pass and what a pass bundles, the event's active
@@ -237,13 +258,18 @@ public class QuotaCounter {
      * re-checking, which must not count against themselves.
      */
     public List<CountedQuota> ofItems(Collection<Long> itemIds, Collection<Long> excludedCartPositions) {
-        return ofItemsQuery(itemIds, excludedCartPositions).list();
+        return counting(jdbc.statement(COUNT_OF_ITEMS).set("items", itemIds.toArray(Long[]::new)),
+                excludedCartPositions).list();
     }
 
-    /** The statement of {@link #ofItems}, for the lock engine to send with the locks. */
-    public Jdbc.Query<CountedQuota> ofItemsQuery(Collection<Long> itemIds, Collection<Long> excludedCartPositions) {
-        return counting(jdbc.statement(COUNT_OF_ITEMS).set("items", itemIds.toArray(Long[]::new)),
-                excludedCartPositions);
+    /**
+     * {@link #ofItems} of the quotas of no date and of {@code dateIds} only, for the lock engine to send with the
+     * locks: the claims' own quotas ({@code ReservationChecks.datesCounted}).
+     */
+    public Jdbc.Query<CountedQuota> ofItemsQuery(Collection<Long> itemIds, Collection<Long> dateIds,
+            Collection<Long> excludedCartPositions) {
+        return counting(jdbc.statement(COUNT_OF_ITEMS_ON_DATES).set("items", itemIds.toArray(Long[]::new))
+                .set("dates", dateIds.toArray(Long[]::new)), excludedCartPositions);
     }
 
     /**
@@ -268,9 +294,21 @@ public class QuotaCounter {
 
     /** Every quota the items (and those they bundle) are in, with its members, without counting: what to lock. */
     public Jdbc.Query<Membership> membershipsOf(Collection<Long> itemIds) {
-        return jdbc.statement(MEMBERSHIPS).set("items", itemIds.toArray(Long[]::new))
-                .reading(row -> new Membership(row.getLong(1), Jdbc.integer(row, 2), idSet(row, 3),
-                        Jdbc.nullableLong(row, 4)));
+        return memberships(jdbc.statement(MEMBERSHIPS).set("items", itemIds.toArray(Long[]::new)));
+    }
+
+    /**
+     * The quotas claims of the items on {@code dateIds} (and passes, on every date) can grow, with their members,
+     * without counting: what to lock.
+     */
+    public Jdbc.Query<Membership> membershipsOnDatesOf(Collection<Long> itemIds, Collection<Long> dateIds) {
+        return memberships(jdbc.statement(MEMBERSHIPS_ON_DATES).set("items", itemIds.toArray(Long[]::new))
+                .set("dates", dateIds.toArray(Long[]::new)));
+    }
+
+    private static Jdbc.Query<Membership> memberships(Jdbc.Statement statement) {
+        return statement.reading(row -> new Membership(row.getLong(1), Jdbc.integer(row, 2), idSet(row, 3),
+                Jdbc.nullableLong(row, 4)));
     }
 
     private static Jdbc.Query<CountedQuota> counting(Jdbc.Statement countStatement,

@@ -101,6 +101,22 @@ final class ReservationChecks {
     }
 
     /**
+     * The dates whose quotas the claims can grow, beside the quotas of no date: the dates they name and every active
+     * date of a pass ({@link #quotasOf}). What the count under the locks reads: a claim on one date of an event of
+     * many counts that date's quotas, not every date's.
+     */
+    static Set<Long> datesCounted(List<Claim> claims, Map<Long, ItemForSale> items) {
+        Set<Long> dates = datesNamed(claims);
+        for (Claim claim : claims) {
+            ItemForSale item = items.get(claim.itemId());
+            if (claim.dateId() == null && item != null && item.activeDates() != null) {
+                dates.addAll(item.activeDates());
+            }
+        }
+        return dates;
+    }
+
+    /**
      * The seats a claim takes: its seat, or for a pass the seat with its guid on every active date. A pass's seat that
      * is missing on a date is left out here, and refused by {@link #checkRules}.
      */

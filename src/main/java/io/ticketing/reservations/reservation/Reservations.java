@@ -13,6 +13,7 @@ import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -208,7 +209,7 @@ public class Reservations {
 
         Reads(long eventId, Set<Long> itemIds, Set<Long> namedDates, Jdbc.RoundTrip reads) {
             items = reads.add(counter.itemsForSale(eventId, itemIds));
-            memberships = reads.add(counter.membershipsOf(itemIds));
+            memberships = reads.add(counter.membershipsOnDatesOf(itemIds, namedDates));
             dates = namedDates.isEmpty()
                     ? null
                     : reads.add(jdbc.statement(NAMED_DATES).set("dates", namedDates.toArray(Long[]::new))
@@ -341,7 +342,10 @@ public class Reservations {
                 freed.forEach(claim -> seatIds.removeAll(ReservationChecks.seatIds(claim, itemsById, seats)));
                 Map<Long, Long> voucherUses = ReservationChecks.moreUses(toWrite, freed);
                 Jdbc.RoundTrip afterLocks = jdbc.roundTrip();
-                Jdbc.Rows<CountedQuota> quotas = afterLocks.add(counter.ofItemsQuery(itemsById.keySet(), ownPositions));
+                Jdbc.Rows<CountedQuota> quotas = afterLocks.add(counter.ofItemsQuery(itemsById.keySet(),
+                        ReservationChecks.datesCounted(Stream.concat(toWrite.stream(), freed.stream()).toList(),
+                                itemsById),
+                        ownPositions));
                 Jdbc.Rows<Long> takenSeats = seatIds.isEmpty()
                         ? null
                         : afterLocks.add(takenSeats(seatIds, ownPositions, ids(toWrite, Claim::voucherId)));
@@ -479,7 +483,8 @@ public class Reservations {
             List<Claim> allClaims = open.stream().flatMap(i -> expanded.get(i).stream()).toList();
 
             Jdbc.RoundTrip afterLocks = jdbc.roundTrip();
-            Jdbc.Rows<CountedQuota> quotas = afterLocks.add(counter.ofItemsQuery(itemsById.keySet(), List.of()));
+            Jdbc.Rows<CountedQuota> quotas = afterLocks.add(counter.ofItemsQuery(itemsById.keySet(),
+                    ReservationChecks.datesCounted(allClaims, itemsById), List.of()));
             Map<Integer, Jdbc.Rows<Long>> takenSeats = new HashMap<>();
             Map<Integer, Set<Long>> seatsOf = new HashMap<>();
             for (int i : open) {

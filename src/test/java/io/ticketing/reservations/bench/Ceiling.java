@@ -145,14 +145,16 @@ final class Ceiling {
         }
         Path script = Files.createTempFile("bench", ".sql");
         String items = "ARRAY[" + target.itemId() + "]::bigint[]";
-        String count = QuotaCounter.COUNT_OF_ITEMS.replace(":items", items).replace(":excluded", "'{}'::bigint[]");
+        String count = QuotaCounter.COUNT_OF_ITEMS_ON_DATES.replace(":items", items)
+                .replace(":dates", "'{}'::bigint[]").replace(":excluded", "'{}'::bigint[]");
         String insert = CartRows.INSERT_ALL.replace(":cart", "'" + prefix + "-' || :cart").replace(":items", items)
                 .replace(":seats", "ARRAY[NULL]::bigint[]").replace(":vouchers", "ARRAY[NULL]::bigint[]")
                 .replace(":dates", "ARRAY[NULL]::bigint[]").replace(":guids", "ARRAY[NULL]::text[]")
                 .replace(":expires", "now() + interval '30 minutes'");
         String lockCart = CartRows.LOCK_EXTENDING.replace(":expires", "now() + interval '30 minutes'")
                 .replace(":id", "'" + prefix + "-' || :cart").replace(":event", Long.toString(target.eventId()));
-        String memberships = QuotaCounter.MEMBERSHIPS.replace(":items", items);
+        String memberships = QuotaCounter.MEMBERSHIPS_ON_DATES.replace(":items", items)
+                .replace(":dates", "'{}'::bigint[]");
         String positions = CartRows.OF_CART.replace(":cart", "'" + prefix + "-' || :cart");
         String itemRows = QuotaCounter.ITEMS_FOR_SALE.replace(":ids", items).replace(":event",
                 Long.toString(target.eventId()));
