@@ -15,6 +15,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.ResponseHeader;
 import org.jboss.resteasy.reactive.RestStreamElementType;
 
 import io.smallrye.common.annotation.Blocking;
@@ -51,6 +52,9 @@ public class AvailabilityStreamResource {
     @Blocking
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @RestStreamElementType(MediaType.APPLICATION_JSON)
+    // A proxy that buffers the stream (nginx, and so ingress-nginx, unless told not to) would hold each reading back.
+    @ResponseHeader(name = "X-Accel-Buffering", value = "no")
+    @ResponseHeader(name = "Cache-Control", value = "no-cache")
     public Multi<EventAvailability> stream(@PathParam("event") String slug, @QueryParam("date_id") String dateId) {
         Caller caller = access.caller().orElseThrow();
         // A token revoked (or expired) while its stream is open gets no reading after that: the stream ends.

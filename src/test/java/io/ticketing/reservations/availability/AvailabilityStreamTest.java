@@ -61,6 +61,8 @@ class AvailabilityStreamTest {
                 .header("Accept", "text/event-stream").build(), HttpResponse.BodyHandlers.ofInputStream());
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
+        assertThat(response.headers().firstValue("X-Accel-Buffering")).as("no proxy buffers it").contains("no");
+        assertThat(response.headers().firstValue("Cache-Control")).contains("no-cache");
         BlockingQueue<JsonNode> events = new LinkedBlockingQueue<>();
         Thread reader = new Thread(() -> {
             try (BufferedReader lines = new BufferedReader(
