@@ -7,9 +7,7 @@ import static io.ticketing.reservations.support.Api.newQuota;
 import static io.ticketing.reservations.support.Api.newSeatRows;
 import static io.ticketing.reservations.support.Api.newSeatedItem;
 import static io.ticketing.reservations.support.Api.storefront;
-import static io.ticketing.reservations.support.LocalResources.deleteRecursively;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.URL;
 import java.nio.file.Files;
@@ -41,8 +39,6 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -71,9 +67,6 @@ import io.ticketing.reservations.support.Sql;
 @QuarkusTest
 class CheckoutPageTest {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-    private static final Path PROFILE = Path.of("target", "checkout-browser");
     private static final Path SCREENSHOTS = Path.of(System.getProperty("checkout.screenshots", "target/checkout"));
     private static final Duration STEP = Duration.ofSeconds(15);
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -121,22 +114,7 @@ class CheckoutPageTest {
 
     @BeforeEach
     void startChromium() throws Exception {
-        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-                "no Chromium here: the checkout page's browser test needs Debian's chromium and chromium-driver "
-                        + "packages (" + CHROMIUM + ", " + CHROMEDRIVER + "), which .ci/run installs where it can");
-        deleteRecursively(PROFILE);
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        // A fresh profile, and none of Chromium's own calls home, which a closed network refuses.
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--user-data-dir=" + PROFILE.toAbsolutePath(), "--window-size=900,1000", "--lang=en-GB");
-        // The requests as the browser sent them, headers included (ChromeDriver's performance log).
-        options.setCapability("goog:loggingPrefs", Map.of(LogType.PERFORMANCE, "ALL"));
-        // The driver named, so that Selenium Manager never looks for (or downloads) one.
-        ChromeDriverService driver = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
-                .usingAnyFreePort().build();
-        browser = new ChromeDriver(driver, options);
+        browser = Chromium.start();
         waiting = new WebDriverWait(browser, STEP);
         Files.createDirectories(SCREENSHOTS);
         Logger.getLogger(RequestLog.class.getName()).addHandler(requestLog);
@@ -270,6 +248,25 @@ class CheckoutPageTest {
                         """,
                 api + "api/v1/events/" + event + "/catalog");
         assertThat(refused).isEqualTo("refused");
+    }
+
+    /**
+     * The lock-off twin of the stream: given a token the stream refuses in its URL (only a storefront token goes in
+     * one), the page still sells through its headers, but hears of nothing live and says so.
+     */
+    @Test
+    void aPageWhoseStreamRefusesItsAccessTokenSaysItHasNoLiveUpdates() throws Exception {
+        String event = newEvent("checkout-no-stream");
+        newQuota(event, 3, List.of(newItem(event, "Standing", "49.00")));
+        String origin = api.toString().replace("localhost", "127.0.0.1");
+        browser.get(origin + "checkout/?api=" + api + "api/v1&token=test-admin-token&events=" + event);
+        new Select(browser.findElement(By.id("event"))).selectByValue(event);
+        browser.findElement(By.id("join")).click();
+        waiting.until(ExpectedConditions.textToBe(By.id("status"), "It is your turn: choose your tickets."));
+        waiting.until(ExpectedConditions.textToBe(By.id("live"),
+                "Live updates are unavailable: reload the page to see what is left."));
+        assertThat(requests).extracting(Logged::line)
+                .anyMatch(line -> line.startsWith("GET /api/v1/events/" + event + "/availability/stream 401"));
     }
 
     /** The value of {@code header} in each request the browser sent with that method to that URL, in order. */
