@@ -14,10 +14,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import io.ticketing.reservations.startup.EmbeddedDatabase;
 
@@ -32,6 +34,16 @@ public final class Bench {
     /** Untimed load before each measurement, so the JIT has compiled the paths a scenario takes. */
     private static final Duration WARM_UP = Duration.ofSeconds(Integer.getInteger("bench.warmup", 5));
     private static final Duration SERVICE_WARM_UP = Duration.ofSeconds(Integer.getInteger("bench.service-warmup", 90));
+    /**
+     * How long a warm-up may go on past its length while the JIT compiler still takes more than
+     * {@link #QUIET_COMPILER_PERCENT} of the service's CPU: a cell measured while it compiles measures the compiler.
+     */
+    private static final Duration WARM_UP_UNTIL_QUIET = Duration
+            .ofSeconds(Integer.getInteger("bench.warmup-until-quiet", 120));
+    private static final double QUIET_COMPILER_PERCENT = 5;
+    private static final Duration QUIET_STEP = Duration.ofSeconds(5);
+    /** Scenarios whose preparation starts work in the service: the waiting room's admissions, the offers' tasks. */
+    private static final Set<String> LEAVES_WORK_RUNNING = Set.of("7", "8");
     private static final int[] CONCURRENCY = Arrays.stream(System.getProperty("bench.concurrency", "1,16,64,256")
             .split(",")).mapToInt(Integer::parseInt).toArray();
     private static final List<String> SCENARIOS = List
@@ -160,9 +172,9 @@ public final class Bench {
 
     private void runAll() throws Exception {
         String header = String.format(
-                "| %-36s | %4s | %7s | %8s | %7s | %7s | %7s | %9s | %7s | %7s | %8s | %6s | %8s | %8s | %8s | %8s | %5s |",
-                "scenario", "c", "ops/s", "req/s", "p50 ms", "p99 ms", "req p99", "lock p99", "svc cpu", "db cpu",
-                "timeouts", "errors",
+                "| %-36s | %4s | %7s | %8s | %7s | %7s | %7s | %9s | %7s | %5s | %7s | %8s | %6s | %8s | %8s | %8s | %8s | %5s |",
+                "scenario", "c", "ops/s", "req/s", "p50 ms", "p99 ms", "req p99", "lock p99", "svc cpu", "jit %",
+                "db cpu", "timeouts", "errors",
                 "refusals",
                 "oversold", "pgb min", "pgb svc", "ratio");
         rows.add(header);
@@ -187,7 +199,7 @@ public final class Bench {
      * whole purchase, untimed, before the first measurement. After 30 s the first cell of scenario 1 still ran at
      * half the speed of the next one. Half of it with 16 clients, half with one: a service that combines claims
      * takes another path for a request that waits for none (alone), which 16 clients seldom take, and which the JIT
-     * otherwise compiles during the one-client cells.
+     * otherwise compiles during the one-client cells. Then on with 16 until the compiler is quiet.
      */
     private void warmUpService() throws Exception {
         List<Load.Client> buyers = new ArrayList<>();
@@ -197,7 +209,40 @@ public final class Bench {
         Load.Operation purchase = Scenarios.prepare("2", admin, buyers, sql).operation();
         Load.run(buyers.size(), SERVICE_WARM_UP.dividedBy(2), buyers, purchase);
         Load.run(1, SERVICE_WARM_UP.dividedBy(2), buyers, purchase);
+        notes.add(String.format("service warm-up: %d s, then %s", SERVICE_WARM_UP.toSeconds(),
+                warmedLonger(warmUntilCompilerQuiet(buyers.size(), buyers, purchase))));
         buyers.forEach(Load.Client::close);
+    }
+
+    /**
+     * More of the same load, in steps of {@link #QUIET_STEP}, until the JIT compiler has taken at most
+     * {@link #QUIET_COMPILER_PERCENT} of the service's CPU in two steps in a row, or {@link #WARM_UP_UNTIL_QUIET} has
+     * passed: 30 s after start it still took a quarter of the service's CPU, and a build with more code compiles
+     * longer, so a fixed warm-up compared compilers as much as builds. Each step reads the metrics first, as a
+     * measurement does: code compiled while only the scenario's requests came gave up its compiled form at the first
+     * other request (a GET of the metrics), and a third of the service's CPU went to compiling it again in the
+     * measured window. Returns the compiler's share in each step.
+     */
+    private List<Double> warmUntilCompilerQuiet(int clients, List<Load.Client> buyers, Load.Operation operation)
+            throws Exception {
+        List<Double> steps = new ArrayList<>();
+        int quietInARow = 0;
+        while (quietInARow < 2 && QUIET_STEP.multipliedBy(steps.size()).compareTo(WARM_UP_UNTIL_QUIET) < 0) {
+            service.lockWaitBuckets();
+            CpuTime before = CpuTime.now(service.pid());
+            Load.run(clients, QUIET_STEP, buyers, operation);
+            double compiler = CpuTime.now(service.pid()).since(before).compilerPercent();
+            steps.add(compiler);
+            quietInARow = compiler <= QUIET_COMPILER_PERCENT ? quietInARow + 1 : 0;
+        }
+        return steps;
+    }
+
+    /** How long a warm-up went on past its length, with the compiler's share of each step. */
+    private static String warmedLonger(List<Double> steps) {
+        return String.format("%d s longer (compiler at %s %% of the service's CPU)",
+                QUIET_STEP.multipliedBy(steps.size()).toSeconds(),
+                steps.stream().map(step -> String.format("%.0f", step)).collect(Collectors.joining(", ")));
     }
 
     private void run(String scenario, int clients) throws Exception {
@@ -206,8 +251,17 @@ public final class Bench {
         for (int i = 0; i < clients; i++) {
             buyers.add(new Load.Client(service.base, storefront, 31L * i + clients, refusals));
         }
-        Scenarios.Prepared prepared = Scenarios.prepare(scenario, admin, buyers, sql);
-        Load.run(clients, WARM_UP, buyers, prepared.operation());
+        // The JIT settles on a preparation of its own: a scenario's state grows as it runs (scenario 1's carts fill),
+        // so the measured one gets the same warm-up in every build, however long the compiler took. Not where a
+        // preparation leaves work running in the service (admissions, offers), which would weigh on the other.
+        Scenarios.Prepared compiling = Scenarios.prepare(scenario, admin, buyers, sql);
+        Load.run(clients, WARM_UP, buyers, compiling.operation());
+        List<Double> longer = warmUntilCompilerQuiet(clients, buyers, compiling.operation());
+        Scenarios.Prepared prepared = compiling;
+        if (!LEAVES_WORK_RUNNING.contains(scenario)) {
+            prepared = Scenarios.prepare(scenario, admin, buyers, sql);
+            Load.run(clients, WARM_UP, buyers, prepared.operation());
+        }
         analyze();
         refusals.reset();
         double timeoutsBefore = service.metric("inventory_lock_timeouts_total");
@@ -235,16 +289,17 @@ public final class Bench {
             serviceSql = ceiling.service(Scenarios.ceilingTarget(admin), clients);
         }
         cells.add(new Cell(prepared.name(), clients, result.perSecond(), result.p99Micros() / 1000.0,
-                result.requestP99Micros() / 1000.0, serviceCpu, databaseCpu, (long) timeouts, result.errors(), oversold,
-                minimal));
+                result.requestP99Micros() / 1000.0, serviceCpu, cpu.compilerPercent(), databaseCpu, (long) timeouts,
+                result.errors(), oversold, minimal));
         rows.add(String.format(
-                "| %-36s | %4d | %7.0f | %8.0f | %7.1f | %7.1f | %7.1f | %9s | %7.2f | %7.2f | %8.0f | %6d | %8d | %8d | %8s | %8s | %5s |",
+                "| %-36s | %4d | %7.0f | %8.0f | %7.1f | %7.1f | %7.1f | %9s | %7.2f | %5.1f | %7.2f | %8.0f | %6d | %8d | %8d | %8s | %8s | %5s |",
                 prepared.name(), clients, result.perSecond(), result.perSecond() * prepared.requestsPerOperation(),
                 result.p50Micros() / 1000.0, result.p99Micros() / 1000.0, result.requestP99Micros() / 1000.0,
-                String.format("%.1f ms", lockP99 * 1000), serviceCpu, databaseCpu,
+                String.format("%.1f ms", lockP99 * 1000), serviceCpu, cpu.compilerPercent(), databaseCpu,
                 timeouts, result.errors(), refusals.sum(), oversold, format(minimal), format(serviceSql),
                 minimal == null ? "-" : String.format("%.2f", result.perSecond() / minimal)));
         System.out.println(rows.get(rows.size() - 1));
+        notes.add(String.format("%s, %d clients: warmed up %s", prepared.name(), clients, warmedLonger(longer)));
         if (prepared.admitted() != null) {
             notes.add(String.format("%s, %d clients: %.0f admissions a second", prepared.name(), clients,
                     admitted / result.seconds()));

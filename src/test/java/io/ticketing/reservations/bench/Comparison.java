@@ -29,8 +29,10 @@ final class Comparison {
 
     String table() {
         List<String> lines = new ArrayList<>();
-        String header = String.format("| %-36s | %4s | %-28s | %-24s | %7s | %7s | %7s | %7s | %7s | %5s | %8s | %8s |",
-                "scenario", "c", "build", "ops/s, rounds", "median", "p99 ms", "req p99", "svc cpu", "db cpu", "ratio",
+        String header = String.format(
+                "| %-36s | %4s | %-28s | %-24s | %7s | %7s | %7s | %7s | %5s | %7s | %5s | %8s | %8s |",
+                "scenario", "c", "build", "ops/s, rounds", "median", "p99 ms", "req p99", "svc cpu", "jit %", "db cpu",
+                "ratio",
                 "to first",
                 "t/e/o");
         lines.add(header);
@@ -46,12 +48,13 @@ final class Comparison {
                 first = first == null ? ops : first;
                 List<Cell> withCeiling = runs.stream().filter(run -> run.ratio() != null).toList();
                 lines.add(String.format(
-                        "| %s | %-28s | %-24s | %7.0f | %7.1f | %7.1f | %7.2f | %7.2f | %5s | %8s | %8s |",
+                        "| %s | %-28s | %-24s | %7.0f | %7.1f | %7.1f | %7.2f | %5.1f | %7.2f | %5s | %8s | %8s |",
                         cell.getKey(), build.label(),
                         runs.stream().map(run -> String.format("%.0f", run.opsPerSecond()))
                                 .collect(Collectors.joining(", ")),
                         ops, median(runs, Cell::p99Millis), median(runs, Cell::requestP99Millis),
-                        median(runs, Cell::serviceCpuMillis), median(runs, Cell::databaseCpuMillis),
+                        median(runs, Cell::serviceCpuMillis), median(runs, Cell::compilerPercent),
+                        median(runs, Cell::databaseCpuMillis),
                         withCeiling.isEmpty() ? "-" : String.format("%.2f", median(withCeiling, Cell::ratio)),
                         String.format("%.2f", ops / first),
                         runs.stream().mapToLong(Cell::timeouts).sum() + "/"
@@ -61,7 +64,7 @@ final class Comparison {
         }
         lines.add("");
         lines.add("median of the rounds; svc cpu, db cpu: CPU ms an operation of the service and of PostgreSQL;"
-                + " ratio: ops/s over `pgb min` of the same round; to first: median ops/s over the"
+                + " jit %: the JIT compiler's share of the service's CPU during the measurement; ratio: ops/s over `pgb min` of the same round; to first: median ops/s over the"
                 + " first build's; t/e/o: lock timeouts, errors and oversold, summed over the rounds");
         return String.join(System.lineSeparator(), lines);
     }
