@@ -72,10 +72,10 @@ public class BearerTokens implements HttpAuthenticationMechanism {
         if (authorization == null) {
             return Uni.createFrom().optional(Optional.empty());
         }
-        if (!authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+        String token = tokenOf(authorization);
+        if (token == null) {
             return refused();
         }
-        String token = authorization.substring(BEARER.length()).trim();
         boolean storefrontOnly = fromQuery;
         Optional<String> prefix = ApiTokens.prefixOf(token);
         if (prefix.isEmpty()) {
@@ -85,13 +85,11 @@ public class BearerTokens implements HttpAuthenticationMechanism {
             }
             return Uni.createFrom().item(configured.identity());
         }
-        Optional<ApiTokens.Entry> known = apiTokens.known(prefix.get());
-        Uni<Optional<ApiTokens.Entry>> entry = known.isPresent()
-                ? Uni.createFrom().item(known)
-                : Uni.createFrom().completionStage(apiTokens.nextSync()).map(synced -> apiTokens.known(prefix.get()));
+        Uni<Optional<ApiTokens.Entry>> entry = apiTokens.known(prefix.get()).isPresent()
+                ? Uni.createFrom().item(admitted(prefix.get(), token))
+                : Uni.createFrom().completionStage(apiTokens.nextSync()).map(synced -> admitted(prefix.get(), token));
         return entry.onItem().transformToUni(found -> {
-            if (found.isEmpty() || !apiTokens.admits(found.get(), token)
-                    || storefrontOnly && !found.get().scope().equals(Roles.STOREFRONT)) {
+            if (found.isEmpty() || storefrontOnly && !found.get().scope().equals(Roles.STOREFRONT)) {
                 return refused();
             }
             ApiTokens.Entry api = found.get();
@@ -106,16 +104,26 @@ public class BearerTokens implements HttpAuthenticationMechanism {
      * organizer's this replica knows; empty for none or an unknown one. For routes outside the resources (metrics).
      */
     Optional<Set<String>> rolesOf(String authorization) {
-        if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+        String token = authorization == null ? null : tokenOf(authorization);
+        if (token == null) {
             return Optional.empty();
         }
-        String token = authorization.substring(BEARER.length()).trim();
         Optional<String> prefix = ApiTokens.prefixOf(token);
-        if (prefix.isEmpty()) {
-            return Optional.ofNullable(configured(token)).map(Configured::roles);
-        }
-        return apiTokens.known(prefix.get()).filter(entry -> apiTokens.admits(entry, token))
-                .map(entry -> roles(entry.scope()));
+        return prefix.isEmpty()
+                ? Optional.ofNullable(configured(token)).map(Configured::roles)
+                : admitted(prefix.get(), token).map(entry -> roles(entry.scope()));
+    }
+
+    /** The token of a bearer {@code Authorization} header; null for another scheme. */
+    private static String tokenOf(String authorization) {
+        return authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())
+                ? authorization.substring(BEARER.length()).trim()
+                : null;
+    }
+
+    /** The organizer's token with this prefix this replica knows, if {@code token} is its secret. */
+    private Optional<ApiTokens.Entry> admitted(String prefix, String token) {
+        return apiTokens.known(prefix).filter(entry -> apiTokens.admits(entry, token));
     }
 
     private static Set<String> roles(String scope) {
