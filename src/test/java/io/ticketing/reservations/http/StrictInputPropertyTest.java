@@ -1,21 +1,9 @@
 package io.ticketing.reservations.http;
 
 import static io.ticketing.reservations.support.Api.ADMIN;
-import static io.ticketing.reservations.support.Api.admin;
-import static io.ticketing.reservations.support.Api.cartWith;
-import static io.ticketing.reservations.support.Api.checkout;
-import static io.ticketing.reservations.support.Api.newDate;
-import static io.ticketing.reservations.support.Api.newEvent;
-import static io.ticketing.reservations.support.Api.newItem;
-import static io.ticketing.reservations.support.Api.newQuota;
-import static io.ticketing.reservations.support.Api.newSeatedItem;
-import static io.ticketing.reservations.support.Api.newSeats;
-import static io.ticketing.reservations.support.Api.newVoucher;
-import static io.ticketing.reservations.support.Api.storefront;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -35,6 +23,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.response.Response;
+import io.ticketing.reservations.support.PathValues;
 import io.ticketing.reservations.support.Sql;
 
 import net.jqwik.api.Arbitraries;
@@ -64,19 +53,17 @@ class StrictInputPropertyTest {
             + " + (SELECT count(*) FROM event_dates) + (SELECT sum(version) FROM organizers)"
             + " + (SELECT count(*) FROM organizers) + (SELECT count(*) FROM api_tokens WHERE revoked_at IS NULL)";
 
-    private static final String VOUCHER = "PROP";
     /** Bodies in these are refused whatever they hold: only application/json and +json types are read. */
     private static final List<String> NOT_JSON = List.of("text/plain", "application/x-www-form-urlencoded");
 
     @Inject
     Sql sql;
 
-    private final Map<String, String> valid = new HashMap<>();
     private int requests;
 
     @Test
     void shouldRefuseMalformedInputToEveryOperationWithAProblemAndWriteNothing() throws Exception {
-        setUpValidPathValues();
+        PathValues valid = PathValues.create("property", sql);
         JsonNode document = JSON.readTree(RestAssured.get("/q/openapi?format=json").asString());
         long before = sql.number(TABLES);
         int operations = 0;
@@ -89,17 +76,17 @@ class StrictInputPropertyTest {
                     boolean optional = !operation.getValue().path("requestBody").path("required").asBoolean(true);
                     for (String malformed : malformedBodies(body, optional).sampleStream().limit(BODIES_PER_OPERATION)
                             .toList()) {
-                        expectRefusal(method, fill(path.getKey(), Map.of()), "application/json", malformed);
+                        expectRefusal(method, valid.fill(path.getKey(), Map.of()), "application/json", malformed);
                     }
                     for (String type : NOT_JSON) {
-                        assertThat(expectRefusal(method, fill(path.getKey(), Map.of()), type, "{}").statusCode())
+                        assertThat(expectRefusal(method, valid.fill(path.getKey(), Map.of()), type, "{}").statusCode())
                                 .as("%s %s as %s", method, path.getKey(), type).isEqualTo(415);
                     }
                 }
                 if (path.getKey().contains("{")) {
                     for (Map<String, String> params : malformedPathParameters(path.getKey()).sampleStream()
                             .limit(PATHS_PER_OPERATION).toList()) {
-                        expectRefusal(method, fill(path.getKey(), params), "application/json",
+                        expectRefusal(method, valid.fill(path.getKey(), params), "application/json",
                                 body == null ? null : "{}");
                     }
                 }
@@ -191,16 +178,6 @@ class StrictInputPropertyTest {
         return Arbitraries.of(names).flatMap(name -> bad.map(value -> Map.of(name, value)));
     }
 
-    private String fill(String template, Map<String, String> overrides) {
-        String path = template;
-        for (Map.Entry<String, String> value : valid.entrySet()) {
-            String own = value.getKey().equals("code") && template.contains("/vouchers/") ? VOUCHER : value.getValue();
-            String replacement = overrides.getOrDefault(value.getKey(), own);
-            path = path.replace("{" + value.getKey() + "}", replacement);
-        }
-        return path;
-    }
-
     private static JsonNode requestSchema(JsonNode document, JsonNode operation) {
         JsonNode schema = operation.path("requestBody").path("content").path("application/json").path("schema");
         if (schema.isMissingNode()) {
@@ -210,45 +187,5 @@ class StrictInputPropertyTest {
         return ref.isEmpty()
                 ? schema
                 : document.path("components").path("schemas").path(ref.substring(ref.lastIndexOf('/') + 1));
-    }
-
-    /** Real resources for every path parameter, so that only the parameter under test is wrong. */
-    private void setUpValidPathValues() {
-        String event = newEvent("property");
-        long item = newItem(event, "Ticket", "10.00");
-        long seated = newSeatedItem(event, "Seat", "20.00");
-        long quota = newQuota(event, 10, List.of(item));
-        newQuota(event, 10, List.of(seated));
-        newSeats(event, seated, "P", 1);
-        newVoucher(event, Map.of("code", VOUCHER));
-        String cart = cartWith(event, Map.of("item_id", item));
-        String order = checkout(event, cartWith(event, Map.of("item_id", item))).then().statusCode(201)
-                .extract().path("code");
-        long position = sql.number("SELECT min(id) FROM cart_positions WHERE cart_id = ?1", cart);
-        valid.put("event", event);
-        valid.put("item", Long.toString(item));
-        valid.put("quota", Long.toString(quota));
-        valid.put("guid", "P-1");
-        valid.put("cart", cart);
-        valid.put("position", Long.toString(position));
-        valid.put("code", order);
-        admin().header("If-Match", "\"0\"").body(Map.of("waiting_list", Map.of("enabled", true)))
-                .patch("/api/v1/events/{event}", event).then().statusCode(200);
-        long soldOut = newItem(event, "Sold out", "5.00");
-        newQuota(event, 0, List.of(soldOut));
-        valid.put("entry", storefront().body(Map.of("item_id", soldOut, "email", "wait@example.com"))
-                .post("/api/v1/events/{event}/waiting_list", event).then().statusCode(201).extract().path("id"));
-        valid.put("date", Long.toString(newDate(event, 4)));
-        String organizer = "property-" + Long.toString(System.nanoTime(), 36);
-        admin().body(Map.of("slug", organizer, "name", "Property")).post("/api/v1/organizers").then().statusCode(201);
-        valid.put("organizer", organizer);
-        valid.put("token", admin().body(Map.of("name", "Property", "scope", "admin"))
-                .post("/api/v1/organizers/{organizer}/tokens", organizer).then().statusCode(201).extract().path("id")
-                .toString());
-        String room = newEvent("property-room");
-        admin().header("If-Match", "\"0\"").body(Map.of("waiting_room", Map.of("enabled", true,
-                "admission_per_minute", 1))).patch("/api/v1/events/{event}", room).then().statusCode(200);
-        valid.put("ticket", storefront().post("/api/v1/events/{event}/queue", room).then().statusCode(201)
-                .extract().path("ticket"));
     }
 }
