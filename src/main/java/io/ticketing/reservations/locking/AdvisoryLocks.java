@@ -217,10 +217,13 @@ public class AdvisoryLocks {
                 : Span.getInvalid();
         long started = System.nanoTime();
         try {
-            if (budget.toMillis() <= 0) {
+            // Whole milliseconds, rounded up: rounded down, a writer heard lock_timeout a fraction of one before
+            // the bound.
+            long budgetMillis = budget.plusNanos(999_999).toMillis();
+            if (budgetMillis <= 0) {
                 throw timedOut();
             }
-            Jdbc.Statement acquire = acquisition(jdbc, keys, shared, Math.toIntExact(budget.toMillis()));
+            Jdbc.Statement acquire = acquisition(jdbc, keys, shared, Math.toIntExact(budgetMillis));
             try {
                 then.sendAfter(acquire);
             } catch (PersistenceException e) {
