@@ -64,8 +64,9 @@ final class Comparison {
         }
         lines.add("");
         lines.add("median of the rounds; svc cpu, db cpu: CPU ms an operation of the service and of PostgreSQL;"
-                + " jit %: the JIT compiler's share of the service's CPU during the measurement; ratio: ops/s over `pgb min` of the same round; to first: median ops/s over the"
-                + " first build's; t/e/o: lock timeouts, errors and oversold, summed over the rounds");
+                + " jit %: the JIT compiler's share of the service's CPU during the measurement; ratio: ops/s over"
+                + " `pgb min` of the same round; to first: median ops/s over the first build's; t/e/o: lock timeouts,"
+                + " errors and oversold, summed over the rounds");
         return String.join(System.lineSeparator(), lines);
     }
 

@@ -63,8 +63,7 @@ class TenantWalkTest {
                 }
                 for (String token : List.of(stranger, elsewhere)) {
                     Response answer = request(operation.getKey().toUpperCase(), valid.fill(path.getKey(), Map.of()),
-                            token,
-                            operation.getValue().has("requestBody"));
+                            token, operation.getValue().has("requestBody"));
                     int expected = adminMay ? 404 : 403;
                     assertThat(answer.statusCode()).as("%s %s with %s: %s", operation.getKey(), path.getKey(),
                             token == stranger ? "another organizer's token" : "a token limited to another event",
