@@ -89,8 +89,17 @@ public class CartRows {
     /** One statement for all positions: the usage counters are then updated in one ordered pass. */
     private static final String EXTEND_POSITIONS = "UPDATE cart_positions SET expires = :expires WHERE cart_id = :cart";
     private static final String EXTEND = "UPDATE carts SET expires = :expires WHERE id = :cart";
-    private static final String DELETE_POSITION = "DELETE FROM cart_positions WHERE id = :position AND cart_id = :cart";
+    /** A position and what it brought as a bundle (contract section 10): no foreign key takes those (V21). */
+    private static final String DELETE_POSITION = """
+            DELETE FROM cart_positions WHERE cart_id = :cart AND (id = :position OR bundled_in = :position)""";
     private static final String DELETE = "DELETE FROM carts WHERE id = :cart";
+    /**
+     * Expired holds count for nothing but still name what they held: when an item, voucher or date is deleted they go
+     * with it, and with each what it brought as a bundle. {@code %1$s} is a {@link HeldBy}'s column.
+     */
+    private static final String DELETE_EXPIRED_HOLDS = """
+            DELETE FROM cart_positions WHERE expires < now()
+              AND (%1$s = :id OR bundled_in IN (SELECT id FROM cart_positions WHERE %1$s = :id AND expires < now()))""";
     private static final String STALE = """
             SELECT id FROM carts WHERE expires < now() - make_interval(secs => :retention) LIMIT 500""";
     /** Claims a stale cart unless another replica (or its buyer, extending it) has it, and checks its age again. */
@@ -245,8 +254,24 @@ public class CartRows {
         updates.send();
     }
 
-    boolean deletePosition(String cartId, long positionId) {
-        return jdbc.statement(DELETE_POSITION).set("position", positionId).set("cart", cartId).update() == 1;
+    void deletePosition(String cartId, long positionId) {
+        jdbc.statement(DELETE_POSITION).set("position", positionId).set("cart", cartId).update();
+    }
+
+    /** What an expired hold names, which, deleted, takes the hold with it ({@link #deleteExpiredHolds}). */
+    public enum HeldBy {
+        ITEM("item_id"), VOUCHER("voucher_id"), DATE("date_id");
+
+        private final String statement;
+
+        HeldBy(String column) {
+            statement = DELETE_EXPIRED_HOLDS.formatted(column);
+        }
+    }
+
+    /** The expired holds of an item, voucher or date about to be deleted, with what they brought as bundles. */
+    public void deleteExpiredHolds(HeldBy heldBy, long id) {
+        jdbc.statement(heldBy.statement).set("id", id).update();
     }
 
     /** The cart and its positions (by the foreign key's cascade). */

@@ -248,8 +248,8 @@ public class CartService {
     }
 
     /**
-     * Removing frees the capacity at once; it takes no lock. A bundle's position goes with what it brought (by the
-     * foreign key's cascade); what a bundle brought cannot leave alone (contract section 10).
+     * Removing frees the capacity at once; it takes no lock. A bundle's position goes with what it brought, in the
+     * same statement; what a bundle brought cannot leave alone (contract section 10).
      */
     @Transactional
     public void removePosition(Event event, String cartId, long positionId) {

@@ -6,6 +6,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 
+import io.ticketing.reservations.cart.CartRows;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.http.Page;
@@ -33,16 +34,15 @@ public class DateService {
                 OR EXISTS (SELECT 1 FROM vouchers WHERE date_id = :id)
                 OR EXISTS (SELECT 1 FROM cart_positions WHERE date_id = :id AND expires >= now())
                 OR EXISTS (SELECT 1 FROM order_positions WHERE date_id = :id)""";
-    /** Expired holds count for nothing but still name the date: they go with it. */
-    private static final String DELETE_EXPIRED_HOLDS = """
-            DELETE FROM cart_positions WHERE date_id = :id AND expires < now()""";
 
     private final DatePrices prices;
     private final Jdbc jdbc;
+    private final CartRows carts;
 
-    DateService(DatePrices prices, Jdbc jdbc) {
+    DateService(DatePrices prices, Jdbc jdbc, CartRows carts) {
         this.prices = prices;
         this.jdbc = jdbc;
+        this.carts = carts;
     }
 
     @Transactional
@@ -105,7 +105,7 @@ public class DateService {
             throw new InUseException("Date " + date.id + " has quotas, seats or vouchers of its own, or was held or"
                     + " sold; deactivate it instead (PATCH with \"active\": false).");
         }
-        jdbc.statement(DELETE_EXPIRED_HOLDS).set("id", date.id).update();
+        carts.deleteExpiredHolds(CartRows.HeldBy.DATE, date.id);
         date.delete();
         date.flush();
     }

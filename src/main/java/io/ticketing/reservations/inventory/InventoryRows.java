@@ -80,11 +80,6 @@ class InventoryRows {
             SELECT EXISTS (SELECT 1 FROM cart_positions WHERE voucher_id = :id AND expires >= now())
                 OR EXISTS (SELECT 1 FROM order_positions WHERE voucher_id = :id)
                 OR (SELECT redeemed > 0 OR NOT gives_back FROM vouchers WHERE id = :id)""";
-    /** Expired holds count for nothing but still refer to the item or voucher: they go with it. */
-    private static final String DELETE_EXPIRED_HOLDS_OF_ITEM = """
-            DELETE FROM cart_positions WHERE item_id = :id AND expires < now()""";
-    private static final String DELETE_EXPIRED_HOLDS_OF_VOUCHER = """
-            DELETE FROM cart_positions WHERE voucher_id = :id AND expires < now()""";
 
     /** A seat in a page: its id is the cursor. */
     record SeatRow(long id, InventoryViews.SeatView view) {
@@ -180,14 +175,6 @@ class InventoryRows {
 
     boolean inABundle(long itemId) {
         return exists(IN_A_BUNDLE, itemId);
-    }
-
-    void deleteExpiredHoldsOfItem(long itemId) {
-        jdbc.statement(DELETE_EXPIRED_HOLDS_OF_ITEM).set("id", itemId).update();
-    }
-
-    void deleteExpiredHoldsOfVoucher(long voucherId) {
-        jdbc.statement(DELETE_EXPIRED_HOLDS_OF_VOUCHER).set("id", voucherId).update();
     }
 
     private boolean exists(String query, long id) {

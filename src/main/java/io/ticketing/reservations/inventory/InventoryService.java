@@ -11,6 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 
+import io.ticketing.reservations.cart.CartRows;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.http.Page;
@@ -31,9 +32,11 @@ public class InventoryService {
     private final InventoryRows rows;
     private final FreedCapacity freed;
     private final DatePrices prices;
+    private final CartRows carts;
 
     InventoryService(AdvisoryLocks locks, QuotaCounter counter, InventoryRows rows, FreedCapacity freed,
-            DatePrices prices) {
+            DatePrices prices, CartRows carts) {
+        this.carts = carts;
         this.locks = locks;
         this.counter = counter;
         this.rows = rows;
@@ -159,7 +162,7 @@ public class InventoryService {
             throw new InUseException("Item " + item.id + " is held in a cart, was ordered, or has seats or vouchers;"
                     + " deactivate it instead (PATCH with \"active\": false).");
         }
-        rows.deleteExpiredHoldsOfItem(item.id);
+        carts.deleteExpiredHolds(CartRows.HeldBy.ITEM, item.id);
         item.delete();
         item.flush();
     }

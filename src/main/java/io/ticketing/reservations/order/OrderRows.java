@@ -112,7 +112,11 @@ public class OrderRows {
             LEFT JOIN item_date_prices dp ON dp.date_id = c.date_id AND dp.item_id = c.item_id
             LEFT JOIN c p ON p.n = c.parent + 1 ORDER BY c.item_id, c.n
             RETURNING id""";
-    /** An order change frees first: the positions it cancels or changes leave (and the counters with them). */
+    /**
+     * An order change frees first: the positions it cancels or changes leave (and the counters with them). A bundle's
+     * position is canceled with what it brought: {@link OrderChanges} names those too (no foreign key takes them,
+     * V21).
+     */
     private static final String DELETE_POSITIONS = """
             DELETE FROM order_positions WHERE order_id = :order AND id = ANY(:ids)""";
     /** A change of an order's positions is an edit of the order: it gets a new version (its ETag). */

@@ -4,6 +4,7 @@ import static io.ticketing.reservations.support.Api.addToCart;
 import static io.ticketing.reservations.support.Api.admin;
 import static io.ticketing.reservations.support.Api.availableNumber;
 import static io.ticketing.reservations.support.Api.checkout;
+import static io.ticketing.reservations.support.Api.newBundle;
 import static io.ticketing.reservations.support.Api.newCart;
 import static io.ticketing.reservations.support.Api.newDate;
 import static io.ticketing.reservations.support.Api.newEvent;
@@ -75,8 +76,7 @@ class BundlesTest {
         String event = newEvent("bundle-order");
         long drink = newItem(event, "Drink", "4.00");
         long ticket = newItem(event, "Ticket", "20.00");
-        long combo = newItem(event, Map.of("name", "Ticket and drink", "price", "22.00", "bundle",
-                List.of(Map.of("item_id", drink, "count", 1))));
+        long combo = newBundle(event, "Ticket and drink", "22.00", drink, 1);
         newQuota(event, 10, List.of(combo, ticket));
         long drinks = newQuota(event, 3, List.of(drink));
         String cart = newCart(event);
@@ -102,15 +102,14 @@ class BundlesTest {
     }
 
     @Test
-    void bundlesNeedNoSeatDoNotNestAndFollowTheirBundleOnADate() {
+    void bundlesNeedNoSeatDoNotNestFollowTheirBundleOnADateAndLeaveWithIt() {
         String event = newEvent("bundle-rules");
         long seated = newSeatedItem(event, "Seat", "10");
         long drink = newItem(event, "Drink", "4.00");
         admin().body(Map.of("name", "Bad", "price", "1", "bundle", List.of(Map.of("item_id", seated, "count", 1))))
                 .post("/api/v1/events/{event}/items", event).then().statusCode(400)
                 .body("code", equalTo("validation_failed"));
-        long combo = newItem(event, Map.of("name", "Combo", "price", "9", "bundle",
-                List.of(Map.of("item_id", drink, "count", 2))));
+        long combo = newBundle(event, "Combo", "9", drink, 2);
         admin().body(Map.of("name", "Nested", "price", "1", "bundle", List.of(Map.of("item_id", combo, "count", 1))))
                 .post("/api/v1/events/{event}/items", event).then().statusCode(400);
         admin().delete("/api/v1/events/{event}/items/{item}", event, drink).then().statusCode(409)
@@ -119,9 +118,17 @@ class BundlesTest {
         long friday = newDate(event, 4);
         newQuotaOn(event, friday, 5, List.of(combo));
         long fridayDrinks = newQuotaOn(event, friday, 2, List.of(drink));
-        JsonPath held = addToCart(event, newCart(event), Map.of("item_id", combo, "date_id", friday)).then()
+        String cart = newCart(event);
+        JsonPath held = addToCart(event, cart, Map.of("item_id", combo, "date_id", friday)).then()
                 .statusCode(201).extract().jsonPath();
         assertThat(held.getList("positions.date_id", Long.class)).containsOnly(friday);
         assertThat(availableNumber(event, fridayDrinks)).isZero();
+
+        // Deleting the bundle's item takes its expired holds, and what they brought, though that is another item's.
+        admin().delete("/api/v1/events/{event}/items/{item}", event, combo).then().statusCode(409)
+                .body("code", equalTo("in_use"));
+        sql.expireCart(cart);
+        admin().delete("/api/v1/events/{event}/items/{item}", event, combo).then().statusCode(204);
+        assertThat(sql.number("SELECT count(*) FROM cart_positions WHERE cart_id = ?1", cart)).isZero();
     }
 }

@@ -1,6 +1,7 @@
 package io.ticketing.reservations.reservation;
 
 import static io.ticketing.reservations.support.Api.admin;
+import static io.ticketing.reservations.support.Api.newBundle;
 import static io.ticketing.reservations.support.Api.newDate;
 import static io.ticketing.reservations.support.Api.newEvent;
 import static io.ticketing.reservations.support.Api.newItem;
@@ -454,8 +455,7 @@ abstract class OracleProperty {
         private final long seat = newSeatedItem(event, "Seat", "30");
         private final long seatedPass = newItem(event,
                 Map.of("name", "Seated pass", "price", "70", "every_date", true, "requires_seat", true));
-        private final long pair = newItem(event, Map.of("name", "Pair", "price", "18", "bundle",
-                List.of(Map.of("item_id", ticket, "count", 2))));
+        private final long pair = newBundle(event, "Pair", "18", ticket, 2);
         private final List<Long> quotas = new ArrayList<>();
         private final List<String> carts = new ArrayList<>();
         private final List<String> orders = new ArrayList<>();

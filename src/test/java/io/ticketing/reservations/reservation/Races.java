@@ -5,6 +5,7 @@ import static io.ticketing.reservations.support.Api.admin;
 import static io.ticketing.reservations.support.Api.bestAvailable;
 import static io.ticketing.reservations.support.Api.cartWith;
 import static io.ticketing.reservations.support.Api.checkout;
+import static io.ticketing.reservations.support.Api.newBundle;
 import static io.ticketing.reservations.support.Api.newCartOf;
 import static io.ticketing.reservations.support.Api.newCarts;
 import static io.ticketing.reservations.support.Api.newDate;
@@ -584,8 +585,7 @@ abstract class Races {
     void aBundleAndBuyersOfItsBundledItemRacingForItsLastTicketsSellThemOnce() {
         String event = newEvent("race-bundle");
         long drink = newItem(event, "Drink", "4");
-        long combo = newItem(event, Map.of("name", "Combo", "price", "20", "bundle",
-                List.of(Map.of("item_id", drink, "count", 2))));
+        long combo = newBundle(event, "Combo", "20", drink, 2);
         newQuota(event, 100, List.of(combo));
         newQuota(event, 6, List.of(drink));
         List<String> carts = newCarts(event, CLIENTS);

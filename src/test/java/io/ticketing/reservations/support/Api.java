@@ -66,6 +66,12 @@ public final class Api {
                 .jsonPath().getLong("id");
     }
 
+    /** An item whose every position brings {@code count} positions of {@code bundled} (contract section 10). */
+    public static long newBundle(String event, String name, String price, long bundled, int count) {
+        return newItem(event, Map.of("name", name, "price", price, "bundle",
+                List.of(Map.of("item_id", bundled, "count", count))));
+    }
+
     /** A date of the event series, on sale, starting on day {@code day} of December 2026. */
     public static long newDate(String event, int day) {
         return admin().body(Map.of("name", "December " + day, "starts_at", "2026-12-%02dT19:00:00Z".formatted(day)))

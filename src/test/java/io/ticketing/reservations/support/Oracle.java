@@ -101,6 +101,18 @@ public final class Oracle {
             SELECT h.buyer || ' in the event' FROM held h JOIN events e ON e.slug = ?1
               GROUP BY h.buyer, e.max_per_buyer HAVING count(*) > e.max_per_buyer""";
 
+    /** Section 10: what a bundle brought is in the cart or order of its bundle's position, which leaves with it. */
+    private static final String BROUGHT_WITHOUT_THEIR_BUNDLE = """
+            SELECT 'cart position ' || c.id FROM cart_positions c JOIN carts k ON k.id = c.cart_id
+              JOIN events e ON e.id = k.event_id
+            WHERE e.slug = ?1 AND c.bundled_in IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM cart_positions b WHERE b.id = c.bundled_in AND b.cart_id = c.cart_id)
+            UNION ALL
+            SELECT 'order position ' || p.id FROM order_positions p JOIN orders o ON o.id = p.order_id
+              JOIN events e ON e.id = o.event_id
+            WHERE e.slug = ?1 AND p.bundled_in IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM order_positions b WHERE b.id = p.bundled_in AND b.order_id = p.order_id)""";
+
     private Oracle() {
     }
 
@@ -134,7 +146,7 @@ public final class Oracle {
     /**
      * The promises the event breaks right now: quotas used past their size (but those in {@code excused}, which an
      * admin shrank below what they hold, and those of an inactive date, which no claim checks), seats held twice,
-     * vouchers overused or miscounted, buyers past their limits.
+     * vouchers overused or miscounted, buyers past their limits, what a bundle brought left without it.
      */
     public static List<String> brokenPromises(Sql sql, String event, Set<Long> excused) {
         List<String> broken = new ArrayList<>();
@@ -146,6 +158,8 @@ public final class Oracle {
         sql.rows(VOUCHERS_OVERUSED, event).forEach(code -> broken.add("voucher " + code + " used too often"));
         sql.rows(VOUCHERS_MISCOUNTED, event).forEach(code -> broken.add("voucher " + code + " redeemed miscounted"));
         sql.rows(BUYERS_PAST_THEIR_LIMITS, event).forEach(buyer -> broken.add("buyer " + buyer + " past the limit"));
+        sql.rows(BROUGHT_WITHOUT_THEIR_BUNDLE, event)
+                .forEach(position -> broken.add(position + " outlived the bundle that brought it"));
         return broken;
     }
 
