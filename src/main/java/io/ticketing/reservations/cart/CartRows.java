@@ -93,13 +93,6 @@ public class CartRows {
     private static final String DELETE_POSITION = """
             DELETE FROM cart_positions WHERE cart_id = :cart AND (id = :position OR bundled_in = :position)""";
     private static final String DELETE = "DELETE FROM carts WHERE id = :cart";
-    /**
-     * Expired holds count for nothing but still name what they held: when an item, voucher or date is deleted they go
-     * with it, and with each what it brought as a bundle. {@code %1$s} is a {@link HeldBy}'s column.
-     */
-    private static final String DELETE_EXPIRED_HOLDS = """
-            DELETE FROM cart_positions WHERE expires < now()
-              AND (%1$s = :id OR bundled_in IN (SELECT id FROM cart_positions WHERE %1$s = :id AND expires < now()))""";
     private static final String STALE = """
             SELECT id FROM carts WHERE expires < now() - make_interval(secs => :retention) LIMIT 500""";
     /** Claims a stale cart unless another replica (or its buyer, extending it) has it, and checks its age again. */
@@ -256,22 +249,6 @@ public class CartRows {
 
     void deletePosition(String cartId, long positionId) {
         jdbc.statement(DELETE_POSITION).set("position", positionId).set("cart", cartId).update();
-    }
-
-    /** What an expired hold names, which, deleted, takes the hold with it ({@link #deleteExpiredHolds}). */
-    public enum HeldBy {
-        ITEM("item_id"), VOUCHER("voucher_id"), DATE("date_id");
-
-        private final String statement;
-
-        HeldBy(String column) {
-            statement = DELETE_EXPIRED_HOLDS.formatted(column);
-        }
-    }
-
-    /** The expired holds of an item, voucher or date about to be deleted, with what they brought as bundles. */
-    public void deleteExpiredHolds(HeldBy heldBy, long id) {
-        jdbc.statement(heldBy.statement).set("id", id).update();
     }
 
     /** The cart and its positions (by the foreign key's cascade). */

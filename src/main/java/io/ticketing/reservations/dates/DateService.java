@@ -6,13 +6,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 
-import io.ticketing.reservations.cart.CartRows;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.inventory.DatePrices;
 import io.ticketing.reservations.inventory.EventOwnedEntity;
+import io.ticketing.reservations.inventory.ExpiredHolds;
 import io.ticketing.reservations.inventory.Item;
 import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.problem.InUseException;
@@ -37,12 +37,12 @@ public class DateService {
 
     private final DatePrices prices;
     private final Jdbc jdbc;
-    private final CartRows carts;
+    private final ExpiredHolds expiredHolds;
 
-    DateService(DatePrices prices, Jdbc jdbc, CartRows carts) {
+    DateService(DatePrices prices, Jdbc jdbc, ExpiredHolds expiredHolds) {
         this.prices = prices;
         this.jdbc = jdbc;
-        this.carts = carts;
+        this.expiredHolds = expiredHolds;
     }
 
     @Transactional
@@ -105,7 +105,7 @@ public class DateService {
             throw new InUseException("Date " + date.id + " has quotas, seats or vouchers of its own, or was held or"
                     + " sold; deactivate it instead (PATCH with \"active\": false).");
         }
-        carts.deleteExpiredHolds(CartRows.HeldBy.DATE, date.id);
+        expiredHolds.deleteOf(ExpiredHolds.Of.DATE, date.id);
         date.delete();
         date.flush();
     }

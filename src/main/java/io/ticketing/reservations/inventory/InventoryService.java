@@ -11,7 +11,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 
-import io.ticketing.reservations.cart.CartRows;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.http.Page;
@@ -32,11 +31,11 @@ public class InventoryService {
     private final InventoryRows rows;
     private final FreedCapacity freed;
     private final DatePrices prices;
-    private final CartRows carts;
+    private final ExpiredHolds expiredHolds;
 
     InventoryService(AdvisoryLocks locks, QuotaCounter counter, InventoryRows rows, FreedCapacity freed,
-            DatePrices prices, CartRows carts) {
-        this.carts = carts;
+            DatePrices prices, ExpiredHolds expiredHolds) {
+        this.expiredHolds = expiredHolds;
         this.locks = locks;
         this.counter = counter;
         this.rows = rows;
@@ -162,7 +161,7 @@ public class InventoryService {
             throw new InUseException("Item " + item.id + " is held in a cart, was ordered, or has seats or vouchers;"
                     + " deactivate it instead (PATCH with \"active\": false).");
         }
-        carts.deleteExpiredHolds(CartRows.HeldBy.ITEM, item.id);
+        expiredHolds.deleteOf(ExpiredHolds.Of.ITEM, item.id);
         item.delete();
         item.flush();
     }

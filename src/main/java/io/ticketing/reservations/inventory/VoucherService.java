@@ -9,7 +9,6 @@ import java.util.Objects;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
-import io.ticketing.reservations.cart.CartRows;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.http.Page;
@@ -29,11 +28,11 @@ public class VoucherService {
     private final Clock clock;
     private final FreedCapacity freed;
     private final DatePrices dates;
-    private final CartRows carts;
+    private final ExpiredHolds expiredHolds;
 
     VoucherService(CapacityGuard reservations, InventoryRows rows, Clock clock, FreedCapacity freed,
-            DatePrices dates, CartRows carts) {
-        this.carts = carts;
+            DatePrices dates, ExpiredHolds expiredHolds) {
+        this.expiredHolds = expiredHolds;
         this.dates = dates;
         this.freed = freed;
         this.clock = clock;
@@ -145,7 +144,7 @@ public class VoucherService {
             throw new InUseException("Voucher '" + voucher.code
                     + "' is held in a cart or was used in an order; it can only be changed, not deleted.");
         }
-        carts.deleteExpiredHolds(CartRows.HeldBy.VOUCHER, voucher.id);
+        expiredHolds.deleteOf(ExpiredHolds.Of.VOUCHER, voucher.id);
         voucher.delete();
         voucher.flush();
         if (voucher.blockQuota) {
