@@ -368,10 +368,9 @@ abstract class OracleProperty {
         Map<Long, QuotaUsage> usage = Oracle.quotas(sql, event);
         for (QuotaUsage quota : usage.values()) {
             long before = usedBefore.getOrDefault(quota.id(), 0L);
-            // As Oracle.brokenPromises: a quota of an inactive date is checked by no claim; a pass sold meanwhile
-            // counts in it (contract section 10) and may take it past its size until the date is back on sale.
-            boolean grewPastSize = quota.onSale() && quota.size() != null && quota.used() > quota.size()
-                    && quota.used() > before;
+            // A pass sold while a date is off counts in that date's quota (contract section 10), which may then
+            // pass its size until the date is back on sale.
+            boolean grewPastSize = quota.pastItsSize() && quota.used() > before;
             if (grewPastSize && !adminEdit) {
                 broken.add(
                         "after " + step + ": quota " + quota.id() + " holds " + quota.used() + " of " + quota.size());

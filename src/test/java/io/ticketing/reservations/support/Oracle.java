@@ -124,6 +124,11 @@ public final class Oracle {
             return paid + pending + carts + blockingVouchers;
         }
 
+        /** Used past its size while on sale: a quota of an inactive date is checked by no claim (section 10). */
+        public boolean pastItsSize() {
+            return onSale && size != null && used() > size;
+        }
+
         /** Section 1's available_number: null when unlimited, never below 0. */
         public Integer availableNumber() {
             return size == null ? null : (int) Math.max(0, size - used());
@@ -151,8 +156,7 @@ public final class Oracle {
     public static List<String> brokenPromises(Sql sql, String event, Set<Long> excused) {
         List<String> broken = new ArrayList<>();
         quotas(sql, event).values().stream()
-                .filter(quota -> quota.size() != null && quota.used() > quota.size() && !excused.contains(quota.id())
-                        && quota.onSale())
+                .filter(quota -> quota.pastItsSize() && !excused.contains(quota.id()))
                 .forEach(quota -> broken.add("quota " + quota.id() + " holds " + quota.used() + " of " + quota.size()));
         sql.rows(SEATS_HELD_TWICE, event).forEach(seat -> broken.add("seat " + seat + " held twice"));
         sql.rows(VOUCHERS_OVERUSED, event).forEach(code -> broken.add("voucher " + code + " used too often"));
