@@ -144,7 +144,7 @@ public class StorefrontAvailability {
         List<CountedQuota> quotas = counter.ofEvent(event.id);
         List<Item> items = Item.listForEvent(event.id);
         Map<Long, List<InventoryRequests.Bundled>> bundles = rows.bundlesOf(items.stream().map(i -> i.id).toList());
-        Counting counting = new Counting(event, quotas, active, dates.isEmpty());
+        Counting counting = new Counting(event, quotas, active, new TreeSet<>(dates.keySet()));
         Map<Long, Integer> byItem = new HashMap<>();
         for (Item item : items) {
             if (item.active && !bundles.containsKey(item.id)) {
@@ -176,22 +176,23 @@ public class StorefrontAvailability {
         private final Event event;
         private final List<CountedQuota> quotas;
         private final Set<Long> active;
-        private final boolean undated;
+        private final Set<Long> all;
         private Map<Long, Map<Long, Long>> freeSeats;
 
-        Counting(Event event, List<CountedQuota> quotas, Set<Long> active, boolean undated) {
+        Counting(Event event, List<CountedQuota> quotas, Set<Long> active, Set<Long> all) {
             this.event = event;
             this.quotas = quotas;
             this.active = active;
-            this.undated = undated;
+            this.all = all;
         }
 
         Integer left(Item item, Long dateId) {
-            if (undated) {
+            if (all.isEmpty()) {
                 return onDates(item, Set.of(), null);
             }
             if (item.everyDate) {
-                return active.isEmpty() ? Integer.valueOf(0) : onDates(item, active, active);
+                // Sold while a date is on sale, counted and checked on every date (contract section 10).
+                return active.isEmpty() ? Integer.valueOf(0) : onDates(item, all, all);
             }
             if (dateId != null) {
                 return active.contains(dateId) ? onDates(item, Set.of(dateId), null) : Integer.valueOf(0);

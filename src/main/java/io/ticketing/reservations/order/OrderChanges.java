@@ -83,7 +83,13 @@ public class OrderChanges {
                     touched.add(position.id());
                 }
                 case CHANGE_ITEM -> {
-                    Changed position = unbundled(kept, op, inBundles, order);
+                    Changed position = position(kept, op);
+                    OrderPosition held = heldPosition(order, position.id());
+                    if (held.bundledIn() != null) {
+                        throw ReservationConflict.bundled(held.id(), held.bundledIn());
+                    }
+                    // Out of a bundle takes what it brought away; into one brings its positions (contract section 9).
+                    leaveWithBundle(order, held, kept, touched);
                     Claim claim = position.claim();
                     kept.put(position.id(), new Changed(position.id(),
                             new Claim(op.itemId(), claim.seatId(), claim.voucherId(), claim.dateId(),
@@ -96,17 +102,11 @@ public class OrderChanges {
                         op.voucherCode() == null ? null : voucher(event, op.voucherCode()).id, op.dateId()), null));
                 case CANCEL_POSITION -> {
                     position(kept, op);
-                    OrderPosition canceled = order.positions().stream()
-                            .filter(position -> position.id() == op.positionId()).findFirst().orElseThrow();
+                    OrderPosition canceled = heldPosition(order, op.positionId());
                     if (canceled.bundledIn() != null) {
                         throw ReservationConflict.bundled(canceled.id(), canceled.bundledIn());
                     }
-                    // A bundle's position leaves with what it brought (contract section 10).
-                    order.positions().stream().filter(position -> Objects.equals(position.bundledIn(),
-                            canceled.id())).forEach(brought -> {
-                                kept.remove(brought.id());
-                                touched.add(brought.id());
-                            });
+                    leaveWithBundle(order, canceled, kept, touched);
                     kept.remove(op.positionId());
                     touched.add(op.positionId());
                 }
@@ -116,19 +116,21 @@ public class OrderChanges {
             throw new ValidationException("operations", "would cancel every position; cancel the order instead");
         }
         List<Long> leaving = touched.stream().distinct().toList();
-        List<Claim> freedClaims = order.positions().stream().filter(position -> leaving.contains(position.id()))
-                .map(OrderPosition::claim).toList();
         List<Changed> written = new ArrayList<>(
                 kept.values().stream().filter(position -> leaving.contains(position.id())).toList());
-        written.addAll(added);
+        List<OrderPosition> changedFrom = order.positions().stream()
+                .filter(position -> leaving.contains(position.id()) && kept.containsKey(position.id())).toList();
         List<OrderPosition> canceled = order.positions().stream()
                 .filter(position -> leaving.contains(position.id()) && !kept.containsKey(position.id())).toList();
+        List<Claim> changed = written.stream().map(Changed::claim).toList();
+        written.addAll(added);
 
         rows.deletePositions(order.order().id(), leaving);
         rows.giveBack(canceled);
-        List<Changed> changed = written.subList(0, written.size() - added.size());
-        reservations.reserveChange(event.id, order.order().buyer(), changed.stream().map(Changed::claim).toList(),
-                added.stream().map(Changed::claim).toList(), freedClaims,
+        reservations.reserveChange(event.id, order.order().buyer(), changed,
+                added.stream().map(Changed::claim).toList(),
+                changedFrom.stream().map(OrderPosition::claim).toList(),
+                canceled.stream().map(OrderPosition::claim).toList(),
                 claims -> rows.writePositions(order.order().id(), written.stream().map(Changed::id).toList(), claims,
                         written.stream().map(Changed::price).toList()));
         rows.redeemClaims(added.stream().map(Changed::claim).toList());
@@ -139,18 +141,31 @@ public class OrderChanges {
     }
 
     /**
-     * A position that is neither a bundle's nor what a bundle brought: those change only whole, by canceling the
-     * bundle's position (contract section 10).
+     * A position that is neither a bundle's nor what a bundle brought: a seat changes only on a position of its own
+     * (contract section 10).
      */
     private static Changed unbundled(Map<Long, Changed> kept, OrderChangeRequest.Operation op, Set<Long> inBundles,
             Contents order) {
         Changed position = position(kept, op);
         if (inBundles.contains(position.id())) {
-            OrderPosition held = order.positions().stream().filter(p -> p.id() == position.id()).findFirst()
-                    .orElseThrow();
+            OrderPosition held = heldPosition(order, position.id());
             throw ReservationConflict.bundled(held.id(), held.bundledIn() == null ? held.id() : held.bundledIn());
         }
         return position;
+    }
+
+    /** What the bundle at {@code bundle} brought leaves the order with it: no foreign key takes it (V21). */
+    private static void leaveWithBundle(Contents order, OrderPosition bundle, Map<Long, Changed> kept,
+            List<Long> touched) {
+        order.positions().stream().filter(position -> Objects.equals(position.bundledIn(), bundle.id()))
+                .forEach(brought -> {
+                    kept.remove(brought.id());
+                    touched.add(brought.id());
+                });
+    }
+
+    private static OrderPosition heldPosition(Contents order, long id) {
+        return order.positions().stream().filter(position -> position.id() == id).findFirst().orElseThrow();
     }
 
     private static Changed position(Map<Long, Changed> kept, OrderChangeRequest.Operation op) {

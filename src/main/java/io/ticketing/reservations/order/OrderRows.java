@@ -241,14 +241,19 @@ public class OrderRows {
 
     /**
      * The write an order change sends with its locks and checks: its new and changed positions. {@code ids} and
-     * {@code prices} may be shorter than {@code claims}: what a bundle brought is new, at no price of its own.
+     * {@code prices} are those of the claims no bundle brought, in order: what a bundle brought is new, at no price of
+     * its own, and follows its bundle's position.
      */
     Jdbc.Query<Long> writePositions(long orderId, List<Long> ids, List<Claim> claims, List<BigDecimal> prices) {
         Long[] allIds = new Long[claims.size()];
         BigDecimal[] allPrices = new BigDecimal[claims.size()];
-        for (int i = 0; i < ids.size(); i++) {
-            allIds[i] = ids.get(i);
-            allPrices[i] = prices.get(i);
+        int written = 0;
+        for (int i = 0; i < claims.size(); i++) {
+            if (claims.get(i).bundledIn() == null) {
+                allIds[i] = ids.get(written);
+                allPrices[i] = prices.get(written);
+                written++;
+            }
         }
         return jdbc.statement(WRITE_POSITIONS).set("order", orderId).set("ids", allIds)
                 .set("items", claims.stream().map(Claim::itemId).toArray(Long[]::new))

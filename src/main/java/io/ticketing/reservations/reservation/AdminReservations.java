@@ -31,9 +31,13 @@ import io.ticketing.reservations.problem.InUseException;
 @ApplicationScoped
 public class AdminReservations implements CapacityGuard {
 
-    /** The voucher's cart positions that count now, of items in the quota. */
-    private static final String LIVE_HOLDS_IN_QUOTA = "SELECT count(*) FROM cart_positions"
-            + " WHERE voucher_id = :voucher AND expires >= now() AND item_id = ANY(:items)";
+    /**
+     * The voucher's cart positions that count now in the quota: of its items, and of its date or of none (a pass)
+     * when the quota belongs to a date (contract section 10). Each date's quota grows by what the voucher held there.
+     */
+    private static final String LIVE_HOLDS_IN_QUOTA = """
+            SELECT count(*) FROM cart_positions WHERE voucher_id = :voucher AND expires >= now()
+              AND item_id = ANY(:items) AND (CAST(:date AS bigint) IS NULL OR date_id IS NULL OR date_id = CAST(:date AS bigint))""";
 
     private final Reservations reservations;
     private final AdvisoryLocks locks;
@@ -122,7 +126,8 @@ public class AdminReservations implements CapacityGuard {
         return voucher.id == null
                 ? 0
                 : jdbc.statement(LIVE_HOLDS_IN_QUOTA).set("voucher", voucher.id)
-                        .set("items", quota.itemIds().toArray(Long[]::new)).reading(row -> row.getLong(1)).list()
+                        .set("items", quota.itemIds().toArray(Long[]::new)).set("date", quota.dateId())
+                        .reading(row -> row.getLong(1)).list()
                         .get(0);
     }
 

@@ -30,8 +30,9 @@ import io.ticketing.reservations.problem.ValidationException;
  * rule reads on its own.
  *
  * <p>Dates (contract section 10): a claim on a date counts in its item's quotas of that date and of no date; a claim
- * of no date in an event with dates (a pass, or what a pass bundles) counts in its item's quotas of every active date
- * ({@link ItemForSale#activeDates}) and of no date, and holds a pass's seat guid on every active date.
+ * of no date in an event with dates (a pass, or what a pass bundles) counts in its item's quotas of every date, on
+ * sale or not ({@link ItemForSale#passDates}), and of no date, and holds a pass's seat guid on every date: so a date
+ * put back on sale is never past a quota that a pass grew while it was off.
  */
 final class ReservationChecks {
 
@@ -68,10 +69,12 @@ final class ReservationChecks {
      * The objects a set of claims consumes, in the contract's words: finite quotas that grow (every finite quota of
      * the claim's item on its dates but those its voucher blocks in), seats, vouchers, each with its date. A flow that
      * frees {@code freed} in the same transaction first (an order change) consumes only what grows net: the quotas
-     * whose usage grows, the seats it does not take back, the vouchers it uses more often than before.
+     * whose usage grows, the seats it does not take back, the vouchers it uses more often than the positions of
+     * {@code usesKept} (those of {@code freed} whose voucher uses were not given back) did.
      */
-    static Set<LockTarget> objectsToLock(List<Claim> claims, List<Claim> freed, Map<Long, ItemForSale> items,
-            Map<Long, Seat> seats, Map<Long, Voucher> vouchers, List<? extends QuotaMembers> quotas, Instant now) {
+    static Set<LockTarget> objectsToLock(List<Claim> claims, List<Claim> freed, List<Claim> usesKept,
+            Map<Long, ItemForSale> items, Map<Long, Seat> seats, Map<Long, Voucher> vouchers,
+            List<? extends QuotaMembers> quotas, Instant now) {
         Map<QuotaMembers, Integer> growth = new HashMap<>();
         Map<Long, QuotaMembers> byId = new HashMap<>();
         quotas.forEach(quota -> byId.put(quota.id(), quota));
@@ -89,7 +92,7 @@ final class ReservationChecks {
         freed.forEach(claim -> seatsBack.addAll(seatIds(claim, items, seats)));
         claims.forEach(claim -> seatIds(claim, items, seats).stream().filter(seat -> !seatsBack.contains(seat))
                 .forEach(seat -> targets.add(LockTarget.seat(seat, seats.get(seat).dateId))));
-        moreUses(claims, freed).keySet()
+        moreUses(claims, usesKept).keySet()
                 .forEach(voucher -> targets.add(LockTarget.voucher(voucher, vouchers.get(voucher).dateId)));
         return targets;
     }
@@ -101,7 +104,7 @@ final class ReservationChecks {
     }
 
     /**
-     * The dates whose quotas the claims can grow, beside the quotas of no date: the dates they name and every active
+     * The dates whose quotas the claims can grow, beside the quotas of no date: the dates they name and every
      * date of a pass ({@link #quotasOf}). What the count under the locks reads: a claim on one date of an event of
      * many counts that date's quotas, not every date's.
      */
@@ -109,15 +112,15 @@ final class ReservationChecks {
         Set<Long> dates = datesNamed(claims);
         for (Claim claim : claims) {
             ItemForSale item = items.get(claim.itemId());
-            if (claim.dateId() == null && item != null && item.activeDates() != null) {
-                dates.addAll(item.activeDates());
+            if (claim.dateId() == null && item != null && item.passDates() != null) {
+                dates.addAll(item.passDates());
             }
         }
         return dates;
     }
 
     /**
-     * The seats a claim takes: its seat, or for a pass the seat with its guid on every active date. A pass's seat that
+     * The seats a claim takes: its seat, or for a pass the seat with its guid on every date. A pass's seat that
      * is missing on a date is left out here, and refused by {@link #checkRules}.
      */
     static Set<Long> seatIds(Claim claim, Map<Long, ItemForSale> items, Map<Long, Seat> seats) {
@@ -128,18 +131,22 @@ final class ReservationChecks {
             return Set.of();
         }
         ItemForSale item = items.get(claim.itemId());
-        Set<Long> dates = item == null || item.activeDates() == null ? Set.of() : item.activeDates();
+        Set<Long> dates = item == null || item.passDates() == null ? Set.of() : item.passDates();
         return seats.values().stream()
                 .filter(seat -> seat.guid.equals(claim.passSeatGuid()) && seat.dateId != null
                         && dates.contains(seat.dateId))
                 .map(seat -> seat.id).collect(Collectors.toCollection(TreeSet::new));
     }
 
-    /** The vouchers {@code claims} use more often than {@code freed} did, and how many times more. */
-    static Map<Long, Long> moreUses(List<Claim> claims, List<Claim> freed) {
+    /**
+     * The vouchers {@code claims} use more often than {@code usesKept} did, and how many times more: positions whose
+     * uses are still redeemed while the flow rewrites them. A use given back before the count is counted once, by the
+     * count, never subtracted again here (contract section 9).
+     */
+    static Map<Long, Long> moreUses(List<Claim> claims, List<Claim> usesKept) {
         Map<Long, Long> uses = new TreeMap<>();
         claims.stream().map(Claim::voucherId).filter(Objects::nonNull).forEach(v -> uses.merge(v, 1L, Long::sum));
-        freed.stream().map(Claim::voucherId).filter(Objects::nonNull).forEach(v -> uses.merge(v, -1L, Long::sum));
+        usesKept.stream().map(Claim::voucherId).filter(Objects::nonNull).forEach(v -> uses.merge(v, -1L, Long::sum));
         uses.values().removeIf(more -> more <= 0);
         return uses;
     }
@@ -189,10 +196,10 @@ final class ReservationChecks {
             }
         } else if (item.eventDated()) {
             // Of no date in an event with dates: a pass, or what a pass's bundle brought, counting on every date.
-            if (item.activeDates() == null || !item.everyDate() && claim.bundledIn() == null) {
+            if (item.passDates() == null || !item.everyDate() && claim.bundledIn() == null) {
                 throw ReservationConflict.dateRequired(item);
             }
-            if (item.activeDates().isEmpty()) {
+            if (!item.passOnSale()) {
                 throw ReservationConflict.noActiveDate(item);
             }
         }
@@ -207,7 +214,7 @@ final class ReservationChecks {
                         : ReservationConflict.dateRequired(item);
             }
             List<Seat> taken = new ArrayList<>();
-            for (long date : item.activeDates()) {
+            for (long date : item.passDates()) {
                 Seat seat = seats.values().stream().filter(s -> claim.passSeatGuid().equals(s.guid)
                         && Long.valueOf(date).equals(s.dateId) && s.itemId == item.id()).findFirst()
                         .orElseThrow(() -> ReservationConflict.passSeatMissing(item, claim.passSeatGuid(), date));
@@ -335,12 +342,12 @@ final class ReservationChecks {
 
     /**
      * The quotas a claim counts in: its item's of no date, and of its date, or for a claim of no date in an event with
-     * dates (a pass, or what it bundles) of every active date.
+     * dates (a pass, or what it bundles) of every date.
      */
     static <Q extends QuotaMembers> List<Q> quotasOf(Claim claim, Map<Long, ItemForSale> items, List<Q> quotas) {
         ItemForSale item = items.get(claim.itemId());
-        Set<Long> everyDate = claim.dateId() == null && item != null && item.activeDates() != null
-                ? item.activeDates()
+        Set<Long> everyDate = claim.dateId() == null && item != null && item.passDates() != null
+                ? item.passDates()
                 : Set.of();
         return quotas.stream().filter(quota -> quota.itemIds().contains(claim.itemId())
                 && (quota.dateId() == null || quota.dateId().equals(claim.dateId())

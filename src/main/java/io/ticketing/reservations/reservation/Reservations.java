@@ -129,7 +129,7 @@ public class Reservations {
             held = locks.lockEventThen(eventId, withLock);
         } else {
             Reservation probe = new Reservation(eventId, List.of(Claim.of(itemId, null, null, date)), List.of(),
-                    List.of(), Map.of(), Map.of(), 0, null);
+                    List.of(), List.of(), Map.of(), Map.of(), 0, null);
             Jdbc.RoundTrip reads = jdbc.roundTrip();
             probe.readBeforeLocks(reads);
             reads.send();
@@ -151,25 +151,30 @@ public class Reservations {
      * once. The claims are new positions: each brings what its item bundles.
      */
     public Reservation prepare(long eventId, List<Claim> claims, Map<Long, Seat> seats, Map<Long, Voucher> vouchers) {
-        return new Reservation(eventId, claims, List.of(), List.of(), seats, vouchers, 0, null);
+        return new Reservation(eventId, claims, List.of(), List.of(), List.of(), seats, vouchers, 0, null);
     }
 
     /**
-     * An order change's reservation (contract section 9): the flow has removed the positions {@code freed} claimed, in
-     * its transaction, before the reservation counts, and writes {@code kept} (changed positions) and {@code added}
-     * (new ones, each with what its item bundles). It locks and checks only what the change consumes more of: the
-     * quotas whose usage grows net, the seats it does not take back, the vouchers it uses more often. {@code write}
-     * gets the claims to write, {@code kept} first, and its rows are returned.
+     * An order change's reservation (contract section 9): the flow has removed, in its transaction, the positions it
+     * changes ({@code changedFrom}, whose voucher uses stay redeemed) and those it cancels ({@code canceled}, whose uses
+     * it gave back), before the reservation counts; it writes {@code changed} (the changed positions as they become)
+     * and {@code added} (new ones). Each written position brings what its item bundles: a position changed into a
+     * bundle as an added one does. It locks only what the change consumes more of (the quotas whose usage grows net,
+     * the seats it does not take back, the vouchers it uses more often) and checks what it writes against what is
+     * left once the freed positions are gone, each freed voucher use counted once. {@code write} gets the claims to
+     * write, {@code changed} first, and its rows are returned.
      */
-    public <T> List<T> reserveChange(long eventId, String buyer, List<Claim> kept, List<Claim> added,
-            List<Claim> freed, Function<List<Claim>, Jdbc.Query<T>> write) {
-        List<Claim> claims = new ArrayList<>(kept);
+    public <T> List<T> reserveChange(long eventId, String buyer, List<Claim> changed, List<Claim> added,
+            List<Claim> changedFrom, List<Claim> canceled, Function<List<Claim>, Jdbc.Query<T>> write) {
+        List<Claim> claims = new ArrayList<>(changed);
         claims.addAll(added);
+        List<Claim> freed = new ArrayList<>(changedFrom);
+        freed.addAll(canceled);
         List<Claim> all = new ArrayList<>(claims);
         all.addAll(freed);
         Map<Long, Voucher> vouchers = EventOwnedEntity.byIds(Voucher.class, eventId, ids(all, Claim::voucherId));
-        return readThenReserve(new Reservation(eventId, claims, freed, List.of(), seatsOf(eventId, claims), vouchers,
-                kept.size(), null), buyer, write);
+        return readThenReserve(new Reservation(eventId, claims, freed, changedFrom, List.of(), seatsOf(eventId, claims),
+                vouchers, 0, null), buyer, write);
     }
 
     /** A reservation with the claims' seats (a pass's on every date) and vouchers read by id. */
@@ -179,7 +184,7 @@ public class Reservations {
 
     private Reservation withEntities(long eventId, List<Claim> claims, Collection<Long> ownPositions, int firstNew,
             AdvisoryLocks.Held held) {
-        return new Reservation(eventId, claims, List.of(), ownPositions, seatsOf(eventId, claims),
+        return new Reservation(eventId, claims, List.of(), List.of(), ownPositions, seatsOf(eventId, claims),
                 EventOwnedEntity.byIds(Voucher.class, eventId, ids(claims, Claim::voucherId)), firstNew, held);
     }
 
@@ -240,6 +245,8 @@ public class Reservations {
         private final List<Claim> claims;
         /** What the flow removed in its transaction before it counts (an order change's old positions). */
         private final List<Claim> freed;
+        /** Of {@link #freed}, the positions whose voucher uses stay redeemed: rewritten, they use them again. */
+        private final List<Claim> usesKept;
         private final Collection<Long> ownPositions;
         private final Map<Long, Seat> seats;
         private final Map<Long, Voucher> vouchers;
@@ -249,8 +256,10 @@ public class Reservations {
         private final AdvisoryLocks.Held held;
         private Reads read;
 
-        private Reservation(long eventId, List<Claim> claims, List<Claim> freed, Collection<Long> ownPositions,
-                Map<Long, Seat> seats, Map<Long, Voucher> vouchers, int firstNew, AdvisoryLocks.Held held) {
+        private Reservation(long eventId, List<Claim> claims, List<Claim> freed, List<Claim> usesKept,
+                Collection<Long> ownPositions, Map<Long, Seat> seats, Map<Long, Voucher> vouchers, int firstNew,
+                AdvisoryLocks.Held held) {
+            this.usesKept = usesKept;
             this.held = held;
             this.eventId = eventId;
             this.claims = claims;
@@ -332,7 +341,8 @@ public class Reservations {
                 ReservationChecks.checkRules(toWrite, itemsById, seats, vouchers, membershipsBefore, read.dates(), now);
 
                 boolean limited = ReservationChecks.checkBuyerKnown(toWrite, itemsById, buyer);
-                Set<LockTarget> locked = ReservationChecks.objectsToLock(toWrite, freed, itemsById, seats, vouchers,
+                Set<LockTarget> locked = ReservationChecks.objectsToLock(toWrite, freed, usesKept, itemsById, seats,
+                        vouchers,
                         membershipsBefore, now);
                 if (limited) {
                     locked.add(LockTarget.buyer(eventId, buyer));
@@ -340,7 +350,7 @@ public class Reservations {
                 Set<Long> seatIds = new TreeSet<>();
                 toWrite.forEach(claim -> seatIds.addAll(ReservationChecks.seatIds(claim, itemsById, seats)));
                 freed.forEach(claim -> seatIds.removeAll(ReservationChecks.seatIds(claim, itemsById, seats)));
-                Map<Long, Long> voucherUses = ReservationChecks.moreUses(toWrite, freed);
+                Map<Long, Long> voucherUses = ReservationChecks.moreUses(toWrite, usesKept);
                 Jdbc.RoundTrip afterLocks = jdbc.roundTrip();
                 Jdbc.Rows<CountedQuota> quotas = afterLocks.add(counter.ofItemsQuery(itemsById.keySet(),
                         ReservationChecks.datesCounted(Stream.concat(toWrite.stream(), freed.stream()).toList(),
@@ -366,7 +376,8 @@ public class Reservations {
                             afterLocks);
                 }
 
-                requireLocked(ReservationChecks.objectsToLock(toWrite, freed, itemsById, seats, vouchers, quotas.all(),
+                requireLocked(ReservationChecks.objectsToLock(toWrite, freed, usesKept, itemsById, seats, vouchers,
+                        quotas.all(),
                         now), holding);
                 try {
                     ReservationChecks.checkQuotas(toWrite, itemsById, vouchers, quotas.all(), now, holding);
@@ -459,7 +470,7 @@ public class Reservations {
                     outcome.set(i, counted(refused));
                     continue;
                 }
-                locked.addAll(ReservationChecks.objectsToLock(claims, List.of(), itemsById, claimant.seats(),
+                locked.addAll(ReservationChecks.objectsToLock(claims, List.of(), List.of(), itemsById, claimant.seats(),
                         claimant.vouchers(), membershipsBefore, now));
                 if (limited[i]) {
                     locked.add(LockTarget.buyer(eventId, buyers.get(i)));
@@ -511,8 +522,10 @@ public class Reservations {
             checkpoints.beforeLocks(eventId, open.size());
             AdvisoryLocks.Held held = locks.lockObjectsThen(eventId, ReservationChecks.datesNamed(allClaims), locked,
                     afterLocks);
-            requireLocked(ReservationChecks.objectsToLock(allClaims, List.of(), itemsById, allSeats, allVouchers,
-                    quotas.all(), now), held);
+            requireLocked(
+                    ReservationChecks.objectsToLock(allClaims, List.of(), List.of(), itemsById, allSeats, allVouchers,
+                            quotas.all(), now),
+                    held);
 
             // What the claimants decided so far take, counted against the next ones.
             Map<Long, Long> quotaTaken = new HashMap<>();

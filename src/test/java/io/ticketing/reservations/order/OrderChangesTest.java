@@ -3,6 +3,7 @@ package io.ticketing.reservations.order;
 import static io.ticketing.reservations.support.Api.addToCart;
 import static io.ticketing.reservations.support.Api.admin;
 import static io.ticketing.reservations.support.Api.cartWith;
+import static io.ticketing.reservations.support.Api.changeOrder;
 import static io.ticketing.reservations.support.Api.checkout;
 import static io.ticketing.reservations.support.Api.newCart;
 import static io.ticketing.reservations.support.Api.newEvent;
@@ -11,6 +12,7 @@ import static io.ticketing.reservations.support.Api.newQuota;
 import static io.ticketing.reservations.support.Api.newSeatedItem;
 import static io.ticketing.reservations.support.Api.newSeats;
 import static io.ticketing.reservations.support.Api.newVoucher;
+import static io.ticketing.reservations.support.Api.order;
 import static io.ticketing.reservations.support.Api.storefront;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
@@ -24,7 +26,6 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
-import io.restassured.response.Response;
 import io.ticketing.reservations.support.Oracle;
 import io.ticketing.reservations.support.Sql;
 
@@ -36,18 +37,6 @@ class OrderChangesTest {
 
     @Inject
     Sql sql;
-
-    private static Response change(String event, String code, String version, List<Map<String, Object>> operations) {
-        var request = admin().body(Map.of("operations", operations));
-        if (version != null) {
-            request = request.header("If-Match", "\"" + version + "\"");
-        }
-        return request.post(ORDER + "/changes", event, code);
-    }
-
-    private static JsonPath order(String event, String code) {
-        return storefront().get(ORDER, event, code).then().statusCode(200).extract().jsonPath();
-    }
 
     @Test
     void aSeatChangeTakesTheNewSeatAndFreesTheOldOne() {
@@ -62,11 +51,11 @@ class OrderChangesTest {
         List<Map<String, Object>> toSeat2 = List.of(Map.of("op", "change_seat", "position_id", position,
                 "seat_guid", "A-2"));
 
-        change(event, code, null, toSeat2).then().statusCode(428).body("code", equalTo("precondition_required"));
-        change(event, code, "0", toSeat2).then().statusCode(200).header("ETag", "\"1\"")
+        changeOrder(event, code, null, toSeat2).then().statusCode(428).body("code", equalTo("precondition_required"));
+        changeOrder(event, code, "0", toSeat2).then().statusCode(200).header("ETag", "\"1\"")
                 .body("positions[0].id", equalTo((int) position)).body("positions[0].seat_guid", equalTo("A-2"))
                 .body("total", equalTo("50.00")).body("version", equalTo(1));
-        change(event, code, "0", toSeat2).then().statusCode(412).body("code", equalTo("version_conflict"));
+        changeOrder(event, code, "0", toSeat2).then().statusCode(412).body("code", equalTo("version_conflict"));
         addToCart(event, newCart(event), Map.of("item_id", item, "seat_guid", "A-2")).then().statusCode(409)
                 .body("code", equalTo("seat_unavailable"));
         addToCart(event, newCart(event), Map.of("item_id", item, "seat_guid", "A-1")).then().statusCode(201);
@@ -84,7 +73,7 @@ class OrderChangesTest {
                 .statusCode(201).extract().path("code");
         long first = order(event, code).getLong("positions[0].id");
 
-        change(event, code, "0", List.of(Map.of("op", "change_item", "position_id", first, "item_id", premium)))
+        changeOrder(event, code, "0", List.of(Map.of("op", "change_item", "position_id", first, "item_id", premium)))
                 .then().statusCode(200).body("total", equalTo("35.00"));
         assertThat(pending(event, standardQuota)).isEqualTo(1);
         assertThat(pending(event, premiumQuota)).isEqualTo(1);
@@ -101,14 +90,14 @@ class OrderChangesTest {
                 .path("code");
         long original = order(event, code).getLong("positions[0].id");
 
-        change(event, code, "0", List.of(Map.of("op", "add", "item_id", item, "voucher_code", "ONE"),
+        changeOrder(event, code, "0", List.of(Map.of("op", "add", "item_id", item, "voucher_code", "ONE"),
                 Map.of("op", "cancel_position", "position_id", original))).then().statusCode(200)
                 .body("positions.size()", equalTo(1)).body("positions[0].voucher_code", equalTo("ONE"));
         admin().get("/api/v1/events/{event}/vouchers/{code}", event, "ONE").then().body("redeemed", equalTo(1));
         long added = order(event, code).getLong("positions[0].id");
-        change(event, code, "1", List.of(Map.of("op", "cancel_position", "position_id", added))).then()
+        changeOrder(event, code, "1", List.of(Map.of("op", "cancel_position", "position_id", added))).then()
                 .statusCode(400).body("code", equalTo("validation_failed"));
-        change(event, code, "1", List.of(Map.of("op", "add", "item_id", item, "voucher_code", "ONE"))).then()
+        changeOrder(event, code, "1", List.of(Map.of("op", "add", "item_id", item, "voucher_code", "ONE"))).then()
                 .statusCode(409).body("code", equalTo("voucher_exhausted"));
         assertThat(order(event, code).getInt("version")).isEqualTo(1);
         Oracle.assertNeverOversold(sql, event);
@@ -126,7 +115,7 @@ class OrderChangesTest {
                 .path("code");
         long position = order(event, code).getLong("positions[0].id");
 
-        change(event, code, "0", List.of(Map.of("op", "change_item", "position_id", position, "item_id", premium)))
+        changeOrder(event, code, "0", List.of(Map.of("op", "change_item", "position_id", position, "item_id", premium)))
                 .then().statusCode(409).body("code", equalTo("quota_exhausted"));
         JsonPath after = order(event, code);
         assertThat(after.getLong("positions[0].item_id")).isEqualTo(standard);
@@ -145,7 +134,7 @@ class OrderChangesTest {
         String code = checkout(event, cartWith(event, Map.of("item_id", early))).then().statusCode(201).extract()
                 .path("code");
         long position = order(event, code).getLong("positions[0].id");
-        change(event, code, "0", List.of(Map.of("op", "change_item", "position_id", position, "item_id", late)))
+        changeOrder(event, code, "0", List.of(Map.of("op", "change_item", "position_id", position, "item_id", late)))
                 .then().statusCode(200).body("positions[0].item_id", equalTo((int) late))
                 .body("total", equalTo("12.00"));
         Oracle.assertNeverOversold(sql, event);
@@ -159,16 +148,16 @@ class OrderChangesTest {
         String code = checkout(event, cartWith(event, Map.of("item_id", item))).then().statusCode(201).extract()
                 .path("code");
         long position = order(event, code).getLong("positions[0].id");
-        change(event, code, "0", List.of(Map.of("op", "move", "position_id", position))).then().statusCode(400)
+        changeOrder(event, code, "0", List.of(Map.of("op", "move", "position_id", position))).then().statusCode(400)
                 .body("code", equalTo("validation_failed"));
-        change(event, code, "0", List.of(Map.of("op", "change_seat", "position_id", position))).then()
+        changeOrder(event, code, "0", List.of(Map.of("op", "change_seat", "position_id", position))).then()
                 .statusCode(400).body("errors[0].field", equalTo("operations[0].seat_guid"));
-        change(event, code, "0", List.of(Map.of("op", "add", "item_id", item, "position_id", position))).then()
+        changeOrder(event, code, "0", List.of(Map.of("op", "add", "item_id", item, "position_id", position))).then()
                 .statusCode(400).body("errors[0].field", equalTo("operations[0].position_id"));
-        change(event, code, "0", List.of(Map.of("op", "cancel_position", "position_id", 999_999))).then()
+        changeOrder(event, code, "0", List.of(Map.of("op", "cancel_position", "position_id", 999_999))).then()
                 .statusCode(404);
         admin().post(ORDER + "/cancel", event, code).then().statusCode(200);
-        change(event, code, "1", List.of(Map.of("op", "add", "item_id", item))).then().statusCode(409)
+        changeOrder(event, code, "1", List.of(Map.of("op", "add", "item_id", item))).then().statusCode(409)
                 .body("code", equalTo("order_state"));
         Oracle.assertNeverOversold(sql, event);
     }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 
+import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 
@@ -170,5 +171,21 @@ public final class Api {
         String cart = newCart(event);
         addToCart(event, cart, position).then().statusCode(201);
         return cart;
+    }
+
+    /** An order change (contract section 9) on the order's {@code version} (null: without {@code If-Match}). */
+    public static Response changeOrder(String event, String code, String version,
+            List<Map<String, Object>> operations) {
+        RequestSpecification request = admin().body(Map.of("operations", operations));
+        if (version != null) {
+            request = request.header("If-Match", "\"" + version + "\"");
+        }
+        return request.post("/api/v1/events/{event}/orders/{code}/changes", event, code);
+    }
+
+    /** An order as its buyer reads it by its code, or fails the test. */
+    public static JsonPath order(String event, String code) {
+        return storefront().get("/api/v1/events/{event}/orders/{code}", event, code).then().statusCode(200).extract()
+                .jsonPath();
     }
 }

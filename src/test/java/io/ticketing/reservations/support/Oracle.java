@@ -24,12 +24,11 @@ public final class Oracle {
      * quota_id is the quota; its live holds are then left out of that quota's carts (the block counts them).
      * Section 10: a position counts in a quota of a date if it is for that date or for none (a pass, and what a pass
      * bundles, count on every date); a quota of no date counts every position of its items; a voucher of one date
-     * blocks only in quotas of that date or of none. {@code on_sale}: false for a quota of an inactive date, which
-     * no claim checks.
+     * blocks only in quotas of that date or of none, and a date off sale is no exception: a pass counts and is
+     * checked there too.
      */
     private static final String QUOTAS = """
-            WITH quota AS (SELECT q.id, q.size, q.date_id, coalesce(d.active, true) AS on_sale FROM quotas q
-                           JOIN events e ON e.id = q.event_id LEFT JOIN event_dates d ON d.id = q.date_id
+            WITH quota AS (SELECT q.id, q.size, q.date_id FROM quotas q JOIN events e ON e.id = q.event_id
                            WHERE e.slug = ?1),
             blocking AS (
               SELECT quota.id AS quota_id, v.id AS voucher_id, greatest(v.max_usages - v.redeemed, 0) AS uses_left
@@ -48,8 +47,7 @@ public final class Oracle {
                 WHERE c.expires >= now() AND c.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id)
                   AND (quota.date_id IS NULL OR c.date_id IS NULL OR c.date_id = quota.date_id)
                   AND NOT EXISTS (SELECT 1 FROM blocking b WHERE b.quota_id = quota.id AND b.voucher_id = c.voucher_id)),
-              (SELECT coalesce(sum(b.uses_left), 0) FROM blocking b WHERE b.quota_id = quota.id),
-              quota.on_sale
+              (SELECT coalesce(sum(b.uses_left), 0) FROM blocking b WHERE b.quota_id = quota.id)
             FROM quota ORDER BY quota.id""";
 
     /**
@@ -117,16 +115,15 @@ public final class Oracle {
     }
 
     /** What a quota holds by section 1; {@code size} is null when unlimited. */
-    public record QuotaUsage(long id, Integer size, long paid, long pending, long carts, long blockingVouchers,
-            boolean onSale) {
+    public record QuotaUsage(long id, Integer size, long paid, long pending, long carts, long blockingVouchers) {
 
         public long used() {
             return paid + pending + carts + blockingVouchers;
         }
 
-        /** Used past its size while on sale: a quota of an inactive date is checked by no claim (section 10). */
+        /** Used past its size: section 1 makes no exception, for a date off sale neither (section 10). */
         public boolean pastItsSize() {
-            return onSale && size != null && used() > size;
+            return size != null && used() > size;
         }
 
         /** Section 1's available_number: null when unlimited, never below 0. */
@@ -142,7 +139,7 @@ public final class Oracle {
             Object[] columns = (Object[]) row;
             QuotaUsage usage = new QuotaUsage(number(columns[0]),
                     columns[1] == null ? null : (int) number(columns[1]), number(columns[2]), number(columns[3]),
-                    number(columns[4]), number(columns[5]), (Boolean) columns[6]);
+                    number(columns[4]), number(columns[5]));
             quotas.put(usage.id(), usage);
         }
         return quotas;
@@ -150,7 +147,7 @@ public final class Oracle {
 
     /**
      * The promises the event breaks right now: quotas used past their size (but those in {@code excused}, which an
-     * admin shrank below what they hold, and those of an inactive date, which no claim checks), seats held twice,
+     * admin shrank below what they hold), seats held twice,
      * vouchers overused or miscounted, buyers past their limits, what a bundle brought left without it.
      */
     public static List<String> brokenPromises(Sql sql, String event, Set<Long> excused) {
@@ -201,7 +198,7 @@ public final class Oracle {
                     .then().statusCode(200).extract().jsonPath();
             QuotaUsage usage = new QuotaUsage(quota, counted.get("size"), counted.getLong("paid_orders"),
                     counted.getLong("pending_orders"), counted.getLong("cart_positions"),
-                    counted.getLong("blocking_vouchers"), expected.get(quota).onSale());
+                    counted.getLong("blocking_vouchers"));
             assertThat(counted.<Integer>get("available_number")).as("available_number of quota %d", quota)
                     .isEqualTo(usage.availableNumber());
             served.put(quota, usage);
