@@ -62,7 +62,7 @@ import io.ticketing.reservations.support.Sql;
  * left, holds the best seats, extends them, and checks out while the event's locks are held elsewhere, so that the
  * checkout is answered {@code 503 lock_timeout} and retried with its key. Then the database and the request log are
  * read. A screenshot of each step goes to {@code target/checkout}, or where {@code -Dcheckout.screenshots=} says (the
- * README's: {@code docs/checkout}).
+ * checkout page's document: {@code docs/checkout}).
  */
 @QuarkusTest
 class CheckoutPageTest {

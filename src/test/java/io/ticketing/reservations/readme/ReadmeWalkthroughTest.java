@@ -16,13 +16,17 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 
-/** The README's curl walkthrough, exactly as the README writes it, run twice in a row against the service. */
+/**
+ * The curl walkthrough the README leads to (docs/walkthrough.md), exactly as written there, run twice in a row against
+ * the service; and the README's two commands, which the walkthrough starts from.
+ */
 @QuarkusTest
 class ReadmeWalkthroughTest {
 
     private static final String HEADING = "## The whole sale with `curl`";
     private static final String WAITING_LIST = "## The waiting list and order changes with `curl`";
     private static final String DATES = "## Dates, passes and bundles with `curl`";
+    private static final String WALKTHROUGH = "docs/walkthrough.md";
 
     @TestHTTPResource("/api/v1")
     URI api;
@@ -42,13 +46,20 @@ class ReadmeWalkthroughTest {
         }
     }
 
-    /** The first {@code sh} block after {@code title}; the second block goes on from the first. */
-    private static String walkthrough(String title) throws IOException {
+    @Test
+    void shouldKeepTheTwoCommandsInTheReadmeAndLeadToTheWalkthrough() throws IOException {
         String readme = Files.readString(Path.of("README.md"));
-        int heading = readme.indexOf(title);
-        assertThat(heading).as("the README's walkthrough heading").isNotNegative();
-        int start = readme.indexOf("```sh\n", heading) + "```sh\n".length();
-        return readme.substring(start, readme.indexOf("```", start));
+        assertThat(readme).as("the run command, the test command and the link to the walkthrough")
+                .contains("\n./mvnw quarkus:dev ").contains("\n./mvnw verify ").contains("](" + WALKTHROUGH + ")");
+    }
+
+    /** The first {@code sh} block after {@code title}; each block goes on from the ones before it. */
+    private static String walkthrough(String title) throws IOException {
+        String page = Files.readString(Path.of(WALKTHROUGH));
+        int heading = page.indexOf(title);
+        assertThat(heading).as("the walkthrough's heading %s", title).isNotNegative();
+        int start = page.indexOf("```sh\n", heading) + "```sh\n".length();
+        return page.substring(start, page.indexOf("```", start));
     }
 
     private String runInBash(String script) throws Exception {
