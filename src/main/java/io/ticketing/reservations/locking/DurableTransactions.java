@@ -14,6 +14,7 @@ import io.quarkus.arc.Arc;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.narayana.jta.QuarkusTransactionException;
 import io.ticketing.reservations.problem.InventoryChanged;
+import io.ticketing.reservations.problem.TransactionAborted;
 
 /**
  * Begins the transactions {@link DurableTransaction} stands for. A {@code @DurableTransaction} method begins one of
@@ -21,8 +22,9 @@ import io.ticketing.reservations.problem.InventoryChanged;
  * beside the change (an {@code Idempotency-Key}'s outcome) commits with it. Either way one durable method runs per
  * transaction, and the transaction is its outermost.
  *
- * <p>A transaction the inventory changed under ({@link InventoryChanged}) is rolled back and run again, up to
- * {@value #ATTEMPTS} times in all: it wrote nothing, and its next run locks and reads what now holds.
+ * <p>A transaction the inventory changed under ({@link InventoryChanged}), or that PostgreSQL ended to break a deadlock
+ * ({@link TransactionAborted}), is rolled back and run again, up to {@value #ATTEMPTS} times in all: it wrote nothing,
+ * and its next run locks and reads what now holds.
  */
 @ApplicationScoped
 public class DurableTransactions {
@@ -103,7 +105,7 @@ public class DurableTransactions {
             try {
                 return beginOnce(work);
             } catch (Exception e) {
-                if (attempt == ATTEMPTS || !InventoryChanged.isCause(e)) {
+                if (attempt == ATTEMPTS || !InventoryChanged.isCause(e) && !TransactionAborted.isCause(e)) {
                     throw e;
                 }
                 retries.increment();

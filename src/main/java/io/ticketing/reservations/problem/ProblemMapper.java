@@ -114,6 +114,9 @@ public class ProblemMapper {
         if (InventoryChanged.isCause(e)) {
             return respond(new InventoryChanged());
         }
+        if (TransactionAborted.isCause(e)) {
+            return respond(new TransactionAborted());
+        }
         if (lostTheDatabase(e)) {
             LOG.warnf("the database did not answer: %s", e.getMessage());
             return respond(new ApiException(503, "database_unavailable", "Service Unavailable",

@@ -42,6 +42,18 @@ class ProblemMapperTest {
     }
 
     @Test
+    void aDeadlockOrSerializationFailureIsA503LockTimeoutWithRetryAfterNeverA500() {
+        for (String state : new String[]{"40P01", "40001"}) {
+            Exception aborted = new PersistenceException("could not execute statement",
+                    new SQLException("ERROR: deadlock detected", state));
+            Response response = new ProblemMapper().unexpected(aborted);
+            assertThat(response.getStatus()).as(state).isEqualTo(503);
+            assertThat(response.getHeaderString("Retry-After")).isEqualTo("1");
+            assertThat(((Problem) response.getEntity()).code()).isEqualTo("lock_timeout");
+        }
+    }
+
+    @Test
     void aCommitThatFailedOnALostConnectionIsDatabaseUnavailable() {
         // How Narayana reports it: the driver's error among the suppressed exceptions, not the causes.
         Exception commit = new IllegalStateException("ARJUNA016053: Could not commit transaction.");
