@@ -27,11 +27,11 @@ import io.ticketing.reservations.reservation.Reservations;
 
 /**
  * Changing a pending or paid order (contract section 9): another seat, another item, one more position, one less, all
- * or nothing, on the order's version. What the change gives up is freed first, in its transaction (the positions it
- * changes or cancels leave, their counters with them); then {@link Reservations#reserveChange} locks only what it
- * consumes more of (quotas whose usage grows net, seats it does not take back, vouchers it uses more often), counts
- * after the locks and writes the new positions. A changed position keeps its id; a position keeps its price unless
- * its item changes.
+ * or nothing, on the order's version. {@link Reservations#reserveChange} locks only what the change consumes more of
+ * (quotas whose usage grows net, seats it does not take back, vouchers it uses more often), then frees what it gives
+ * up (the positions it changes or cancels leave, their counters with them, canceled voucher uses go back), counts,
+ * checks and writes the new positions, in one round trip after the locks. A changed position keeps its id; a position
+ * keeps its price unless its item changes.
  */
 @ApplicationScoped
 public class OrderChanges {
@@ -125,12 +125,11 @@ public class OrderChanges {
         List<Claim> changed = written.stream().map(Changed::claim).toList();
         written.addAll(added);
 
-        rows.deletePositions(order.order().id(), leaving);
-        rows.giveBack(canceled);
         reservations.reserveChange(event.id, order.order().buyer(), changed,
                 added.stream().map(Changed::claim).toList(),
                 changedFrom.stream().map(OrderPosition::claim).toList(),
                 canceled.stream().map(OrderPosition::claim).toList(),
+                rows.freeing(order.order().id(), leaving, canceled),
                 claims -> rows.writePositions(order.order().id(), written.stream().map(Changed::id).toList(), claims,
                         written.stream().map(Changed::price).toList()));
         rows.redeemClaims(added.stream().map(Changed::claim).toList());

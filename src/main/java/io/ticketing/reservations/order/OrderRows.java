@@ -113,9 +113,9 @@ public class OrderRows {
             LEFT JOIN c p ON p.n = c.parent + 1 ORDER BY c.item_id, c.n
             RETURNING id""";
     /**
-     * An order change frees first: the positions it cancels or changes leave (and the counters with them). A bundle's
-     * position is canceled with what it brought: {@link OrderChanges} names those too (no foreign key takes them,
-     * V21).
+     * An order change frees after its locks: the positions it cancels or changes leave (and the counters with them). A
+     * bundle's position is canceled with what it brought: {@link OrderChanges} names those too (no foreign key takes
+     * them, V21).
      */
     private static final String DELETE_POSITIONS = """
             DELETE FROM order_positions WHERE order_id = :order AND id = ANY(:ids)""";
@@ -234,9 +234,17 @@ public class OrderRows {
         changeUses(GIVE_BACK, positions.stream().map(HeldPosition::claim).toList());
     }
 
-    /** An order change's frees: the positions it cancels or changes, by id. */
-    void deletePositions(long orderId, List<Long> positionIds) {
-        jdbc.statement(DELETE_POSITIONS).set("order", orderId).set("ids", positionIds.toArray(Long[]::new)).update();
+    /**
+     * What an order change frees, as statements the reservation sends after its locks and before it counts: the
+     * positions it cancels or changes leave (their counters with them), and the canceled ones' voucher uses go back.
+     * Freed after the locks, the change takes the sales counters' and vouchers' rows in the order checkout does.
+     */
+    List<Jdbc.Statement> freeing(long orderId, List<Long> leaving, List<? extends HeldPosition> canceled) {
+        List<Jdbc.Statement> statements = new ArrayList<>();
+        statements.add(jdbc.statement(DELETE_POSITIONS).set("order", orderId)
+                .set("ids", leaving.toArray(Long[]::new)));
+        statements.addAll(usesChanged(GIVE_BACK, canceled.stream().map(HeldPosition::claim).toList()));
+        return statements;
     }
 
     /**
@@ -309,16 +317,20 @@ public class OrderRows {
     }
 
     private void changeUses(String update, List<Claim> claims) {
+        Jdbc.RoundTrip updates = jdbc.roundTrip();
+        usesChanged(update, claims).forEach(updates::add);
+        updates.send();
+    }
+
+    /** One statement per voucher the claims use, by how often, in voucher order: rows taken in one ordered pass. */
+    private List<Jdbc.Statement> usesChanged(String update, List<Claim> claims) {
         Map<Long, Long> uses = new TreeMap<>();
         claims.stream().filter(claim -> claim.voucherId() != null)
                 .forEach(claim -> uses.merge(claim.voucherId(), 1L, Long::sum));
-        if (uses.isEmpty()) {
-            return;
-        }
-        Jdbc.RoundTrip updates = jdbc.roundTrip();
-        uses.forEach(
-                (voucher, count) -> updates.add(jdbc.statement(update).set("uses", count).set("voucher", voucher)));
-        updates.send();
+        List<Jdbc.Statement> statements = new ArrayList<>();
+        uses.forEach((voucher, count) -> statements
+                .add(jdbc.statement(update).set("uses", count).set("voucher", voucher)));
+        return statements;
     }
 
     private Optional<Contents> withPositions(Jdbc.Statement orderStatement, long eventId, String code) {

@@ -155,9 +155,9 @@ public class Reservations {
     }
 
     /**
-     * An order change's reservation (contract section 9): the flow has removed, in its transaction, the positions it
-     * changes ({@code changedFrom}, whose voucher uses stay redeemed) and those it cancels ({@code canceled}, whose uses
-     * it gave back), before the reservation counts; it writes {@code changed} (the changed positions as they become)
+     * An order change's reservation (contract section 9): {@code freeing} removes, after the locks and before the
+     * count, the positions the change changes ({@code changedFrom}, whose voucher uses stay redeemed) and those it
+     * cancels ({@code canceled}, whose uses it gives back); the change writes {@code changed} (the positions as they become)
      * and {@code added} (new ones). Each written position brings what its item bundles: a position changed into a
      * bundle as an added one does. It locks only what the change consumes more of (the quotas whose usage grows net,
      * the seats it does not take back, the vouchers it uses more often) and checks what it writes against what is
@@ -165,7 +165,8 @@ public class Reservations {
      * write, {@code changed} first, and its rows are returned.
      */
     public <T> List<T> reserveChange(long eventId, String buyer, List<Claim> changed, List<Claim> added,
-            List<Claim> changedFrom, List<Claim> canceled, Function<List<Claim>, Jdbc.Query<T>> write) {
+            List<Claim> changedFrom, List<Claim> canceled, List<Jdbc.Statement> freeing,
+            Function<List<Claim>, Jdbc.Query<T>> write) {
         List<Claim> claims = new ArrayList<>(changed);
         claims.addAll(added);
         List<Claim> freed = new ArrayList<>(changedFrom);
@@ -173,8 +174,10 @@ public class Reservations {
         List<Claim> all = new ArrayList<>(claims);
         all.addAll(freed);
         Map<Long, Voucher> vouchers = EventOwnedEntity.byIds(Voucher.class, eventId, ids(all, Claim::voucherId));
-        return readThenReserve(new Reservation(eventId, claims, freed, changedFrom, List.of(), seatsOf(eventId, claims),
-                vouchers, 0, null), buyer, write);
+        Reservation change = new Reservation(eventId, claims, freed, changedFrom, List.of(), seatsOf(eventId, claims),
+                vouchers, 0, null);
+        change.freeing.addAll(freeing);
+        return readThenReserve(change, buyer, write);
     }
 
     /** A reservation with the claims' seats (a pass's on every date) and vouchers read by id. */
@@ -247,6 +250,8 @@ public class Reservations {
         private final List<Claim> freed;
         /** Of {@link #freed}, the positions whose voucher uses stay redeemed: rewritten, they use them again. */
         private final List<Claim> usesKept;
+        /** What frees {@link #freed}: sent after the locks, before the count sees what is left. */
+        private final List<Jdbc.Statement> freeing = new ArrayList<>();
         private final Collection<Long> ownPositions;
         private final Map<Long, Seat> seats;
         private final Map<Long, Voucher> vouchers;
@@ -331,7 +336,11 @@ public class Reservations {
          */
         public <T> List<T> reserveThen(String buyer, Function<List<Claim>, Jdbc.Query<T>> write) {
             if (claims.isEmpty()) {
-                return write == null ? List.of() : write.apply(claims).list();
+                Jdbc.RoundTrip freeingOnly = jdbc.roundTrip();
+                freeing.forEach(freeingOnly::add);
+                Jdbc.Rows<T> written = write == null ? null : freeingOnly.add(write.apply(claims));
+                freeingOnly.send();
+                return written == null ? List.of() : written.all();
             }
             return countingRefusals(() -> {
                 Map<Long, ItemForSale> itemsById = read.items();
@@ -352,6 +361,7 @@ public class Reservations {
                 freed.forEach(claim -> seatIds.removeAll(ReservationChecks.seatIds(claim, itemsById, seats)));
                 Map<Long, Long> voucherUses = ReservationChecks.moreUses(toWrite, usesKept);
                 Jdbc.RoundTrip afterLocks = jdbc.roundTrip();
+                freeing.forEach(afterLocks::add);
                 Jdbc.Rows<CountedQuota> quotas = afterLocks.add(counter.ofItemsQuery(itemsById.keySet(),
                         ReservationChecks.datesCounted(Stream.concat(toWrite.stream(), freed.stream()).toList(),
                                 itemsById),
