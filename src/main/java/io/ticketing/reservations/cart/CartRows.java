@@ -49,12 +49,16 @@ public class CartRows {
      */
     public static final String INSERT_ALL = inserting(false, false, false);
 
-    /** {@link #LOCK_EXTENDING} for the carts of a batch, and their positions ({@link ClaimBatches}). */
-    private static final String LOCK_EXTENDING_EACH = "UPDATE carts SET expires = greatest(expires, :expires)"
-            + " WHERE id = ANY(:ids) AND event_id = :event RETURNING " + CART_COLUMNS;
-    /** {@link #LOCK} for the carts of a batch of checkouts, in one order so that no two batches deadlock. */
+    /**
+     * {@link #LOCK} for the carts of a batch ({@link ClaimBatches}), in one order so that no two batches deadlock. A
+     * cart another transaction holds (its buyer's extend, say) is skipped: its request leaves the batch and waits for
+     * it alone, within its own bound.
+     */
     private static final String LOCK_EACH = "SELECT " + CART_COLUMNS
-            + " FROM carts WHERE id = ANY(:ids) AND event_id = :event ORDER BY id FOR UPDATE";
+            + " FROM carts WHERE id = ANY(:ids) AND event_id = :event ORDER BY id FOR UPDATE SKIP LOCKED";
+    /** The carts of a batch's adds that fit get the new deadline; those refused keep theirs (all or nothing). */
+    private static final String EXTEND_EACH = "UPDATE carts SET expires = greatest(expires, :expires)"
+            + " WHERE id = ANY(:ids) RETURNING " + CART_COLUMNS;
     private static final String OF_CARTS = "SELECT cart_id, " + POSITION_COLUMNS
             + " FROM cart_positions WHERE cart_id = ANY(:ids) ORDER BY id";
     /** {@link #INSERT_ALL} for the carts of a batch: one statement, so the hold counters move once. */
@@ -199,17 +203,16 @@ public class CartRows {
     }
 
     /**
-     * {@link #lockExtending} for a batch's carts, in one round trip with what {@code alongside} queues: the carts
-     * found, by id, with their positions.
+     * {@link #lock} for a batch's carts, in one round trip with what {@code alongside} queues: the carts found and
+     * not held by another transaction, by id, with their positions.
      */
-    Map<String, Contents> lockExtendingEach(long eventId, Collection<String> cartIds, Instant expires,
+    public Map<String, Contents> lockEach(long eventId, Collection<String> cartIds,
             Consumer<Jdbc.RoundTrip> alongside) {
-        return each(jdbc.statement(LOCK_EXTENDING_EACH).set("expires", expires), eventId, cartIds, alongside);
+        return each(jdbc.statement(LOCK_EACH), eventId, cartIds, alongside);
     }
 
-    /** {@link #lock} for a batch's carts, in one round trip: the carts found, by id, with their positions. */
     public Map<String, Contents> lockEach(long eventId, Collection<String> cartIds) {
-        return each(jdbc.statement(LOCK_EACH), eventId, cartIds, trip -> {
+        return lockEach(eventId, cartIds, trip -> {
         });
     }
 
@@ -230,13 +233,23 @@ public class CartRows {
 
     /**
      * {@link #insertAll} for a batch: each claim into the cart at the same index of {@code cartIds}; a claim's
-     * {@code bundledIn} is an index into the whole list.
+     * {@code bundledIn} is an index into the whole list. In the same round trip those carts get {@code expires}; they
+     * are returned by id.
      */
-    List<Placed> insertEach(List<String> cartIds, List<Claim> claims, Instant expires) {
+    Extended insertEachExtending(List<String> cartIds, List<Claim> claims, Instant expires) {
         boolean bundled = claims.stream().anyMatch(claim -> claim.bundledIn() != null);
         String insert = bundled ? INSERT_EACH_BUNDLED : dated(claims) ? INSERT_EACH_DATED : INSERT_EACH;
-        return claimed(jdbc.statement(insert), claims, bundled).set("carts", cartIds.toArray(String[]::new))
-                .set("expires", expires).list(CartRows::placed);
+        Jdbc.RoundTrip writes = jdbc.roundTrip();
+        Jdbc.Rows<Placed> inserted = writes.add(claimed(jdbc.statement(insert), claims, bundled)
+                .set("carts", cartIds.toArray(String[]::new)).set("expires", expires).reading(CartRows::placed));
+        Jdbc.Rows<Cart> extended = writes.add(jdbc.statement(EXTEND_EACH).set("expires", expires)
+                .set("ids", cartIds.stream().distinct().sorted().toArray(String[]::new)).reading(CartRows::cart));
+        writes.send();
+        return new Extended(inserted.all(), extended.all().stream().collect(Collectors.toMap(Cart::id, cart -> cart)));
+    }
+
+    /** What a batch's adds wrote: the positions, in the order of their claims, and the carts with their deadline. */
+    record Extended(List<Placed> positions, Map<String, Cart> carts) {
     }
 
     /** Every position of the locked cart, and the cart, get {@code expires}. */

@@ -136,8 +136,10 @@ public class CartService {
     }
 
     /**
-     * The adds of a batch, in its durable transaction, in three round trips: the carts locked with their new deadline
-     * and what deciding the locks needs; the locks and the counts; the insert of every add that fits.
+     * The adds of a batch, in its durable transaction, in three round trips: the carts locked and what deciding the
+     * locks needs; the locks and the counts; the insert of every add that fits, whose carts alone get the new
+     * deadline (an add refused changes nothing, in a batch as alone). A request whose cart was not locked (not found,
+     * or held by another transaction) runs alone after the batch.
      */
     List<ClaimBatches.Outcome<Contents>> addTogether(Event event, List<Adding> batch) {
         Instant expires = deadlines.inSeconds(event.cartTtlSeconds);
@@ -145,13 +147,14 @@ public class CartService {
                 .map(adding -> new Reservations.Claimant(adding.wanted().claims(), adding.wanted().seats(),
                         adding.wanted().vouchers()))
                 .toList());
-        Map<String, Contents> carts = rows.lockExtendingEach(event.id, batch.stream().map(Adding::cartId).toList(),
-                expires, together::readBeforeLocks);
+        Map<String, Contents> carts = rows.lockEach(event.id, batch.stream().map(Adding::cartId).toList(),
+                together::readBeforeLocks);
         List<String> buyers = new ArrayList<>();
         List<ApiException> refusals = new ArrayList<>();
         for (Adding adding : batch) {
             Contents cart = carts.get(adding.cartId());
             buyers.add(cart == null ? null : cart.cart().buyer());
+            // Not found, or held by another transaction: decided alone after the batch, by the request's own wait.
             refusals.add(cart == null ? new NotFoundException("cart", adding.cartId()) : null);
         }
         List<ApiException> decided = together.decide(buyers, refusals);
@@ -171,15 +174,20 @@ public class CartService {
                 }
             }
         }
-        Iterator<CartRows.Placed> placed = (claims.isEmpty()
-                ? List.<CartRows.Placed>of()
-                : rows.insertEach(cartIds, claims, expires)).iterator();
+        CartRows.Extended extended = claims.isEmpty()
+                ? new CartRows.Extended(List.of(), Map.of())
+                : rows.insertEachExtending(cartIds, claims, expires);
+        Iterator<CartRows.Placed> placed = extended.positions().iterator();
         // Two requests on one cart in a batch: the later answer shows what the earlier added, as one after the other.
         Map<String, List<CartPosition>> positions = new HashMap<>();
         carts.forEach((id, cart) -> positions.put(id, new ArrayList<>(cart.positions())));
         List<ClaimBatches.Outcome<Contents>> outcomes = new ArrayList<>();
         for (int i = 0; i < batch.size(); i++) {
             Adding adding = batch.get(i);
+            if (!carts.containsKey(adding.cartId())) {
+                outcomes.add(null);
+                continue;
+            }
             if (decided.get(i) != null) {
                 outcomes.add(ClaimBatches.Outcome.refused(decided.get(i)));
                 continue;
@@ -188,7 +196,8 @@ public class CartService {
             for (int n = 0; n < written.get(i); n++) {
                 ofCart.add(placed.next().position());
             }
-            outcomes.add(ClaimBatches.Outcome.of(new Contents(carts.get(adding.cartId()).cart(), List.copyOf(ofCart))));
+            outcomes.add(
+                    ClaimBatches.Outcome.of(new Contents(extended.carts().get(adding.cartId()), List.copyOf(ofCart))));
         }
         return outcomes;
     }

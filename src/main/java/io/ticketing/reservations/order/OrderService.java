@@ -83,7 +83,7 @@ public class OrderService {
     /**
      * The checkouts of a batch, in its durable transaction: their carts locked in one round trip, their vouchers
      * redeemed in one voucher order, their orders placed in one round trip. A cart with a stale hold is checked out
-     * alone after the batch, since that hold must be re-checked under the locks.
+     * alone after the batch, since that hold must be re-checked under the locks; so is one the batch could not lock.
      */
     List<ClaimBatches.Outcome<Contents>> checkoutTogether(Event event, List<Checkout> batch) {
         Map<String, CartRows.Contents> locked = cartRows.lockEach(event.id,
@@ -94,7 +94,9 @@ public class OrderService {
         List<OrderRows.NewOrder> placing = new ArrayList<>();
         for (Checkout request : batch) {
             CartRows.Contents cart = locked.get(request.cartId());
-            if (cart == null || !ordered.add(request.cartId())) {
+            if (cart == null) {
+                outcomes.add(null); // not found, or held by another transaction: checked out alone, after the batch
+            } else if (!ordered.add(request.cartId())) {
                 outcomes.add(ClaimBatches.Outcome.refused(new NotFoundException("cart", request.cartId())));
             } else if (cart.positions().isEmpty()) {
                 outcomes.add(ClaimBatches.Outcome.refused(cartEmpty(cart)));

@@ -40,7 +40,10 @@ import io.ticketing.reservations.problem.InventoryChanged;
  * batch and runs it on its own thread. Each request gets its own outcome: its result, or its own refusal. A failure
  * of the batch as a whole is nobody's refusal: before the commit (a constraint, a lost connection) it wrote nothing,
  * and each request runs again alone, as it would have without combining; at the commit it is each request's 503, as
- * it would have been alone. A lock timeout is every request's, as it would have been.
+ * it would have been alone. Each request keeps its own lock bound: the batch waits for the locks as long as its
+ * leader may, and when that runs out, a request whose own bound has not runs again alone for the rest of it. A
+ * request whose cart another transaction holds leaves the batch and waits for it alone, so that one cart never
+ * stalls a batch.
  *
  * <p>A request with an {@code Idempotency-Key} joins a batch too: the batch's transaction claims its key before
  * anything is decided and records its answer before the commit ({@link KeysInBatches}), so each request's change and
@@ -138,7 +141,8 @@ public class ClaimBatches {
         }
         Queue queue = queues.computeIfAbsent(new Key(eventId, flow, checkpoints.batchQueue(eventId, cartId)),
                 k -> new Queue());
-        Waiting<C, R> mine = new Waiting<>(request, key, answer, together, alone);
+        Waiting<C, R> mine = new Waiting<>(request, key, answer, together, alone,
+                System.nanoTime() + locks.remainingBudget().toNanos());
         Entered entered = queue.enter(mine);
         if (entered == Entered.KEY_IN_USE) {
             return keys.inUse();
@@ -177,9 +181,10 @@ public class ClaimBatches {
 
     /**
      * Runs every request waiting now as one batch, then hands the queue to the next waiting request, if any. A lock
-     * timeout is every request's, as it would have been alone. A failure before the commit wrote nothing, so each
-     * request runs again alone, as it would have without combining; a failure of the commit itself may have
-     * written everything or nothing, so each request hears of it, as a request alone would (503
+     * timeout is the leader's, and every request's whose bound ran out with it; the others run again alone, each for
+     * the rest of its own bound (nothing is refused for another request's clock). A failure before the commit wrote
+     * nothing, so each request runs again alone, as it would have without combining; a failure of the commit itself
+     * may have written everything or nothing, so each request hears of it, as a request alone would (503
      * {@code database_unavailable}: retry with the same {@code Idempotency-Key}).
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -207,7 +212,11 @@ public class ClaimBatches {
                 batch.get(i).decided(decided.get(i));
             }
         } catch (LockTimeoutException timedOut) {
-            batch.forEach(waiting -> waiting.decided(Decided.failed(timedOut)));
+            // The batch waited on its leader's clock; a request with time left waits on, alone, for the rest of its own.
+            long now = System.nanoTime();
+            batch.forEach(waiting -> waiting.decided(waiting.deadlineNanos - now <= 0
+                    ? Decided.failed(timedOut)
+                    : Decided.alone()));
         } catch (FailedBeforeCommit | InventoryChanged failed) {
             LOG.debugf(failed, "a batch of %d claims failed; each runs again alone", batch.size());
             batch.forEach(waiting -> waiting.decided(Decided.alone()));
@@ -351,11 +360,14 @@ public class ClaimBatches {
         final Function<R, Response> answer;
         final Function<List<C>, List<Outcome<R>>> together;
         final Supplier<R> alone;
+        /** When this request's own lock bound runs out ({@link System#nanoTime}), wherever it waits. */
+        final long deadlineNanos;
         private boolean leads;
         private Decided<R> decided;
 
         Waiting(C request, KeyedRequest key, Function<R, Response> answer,
-                Function<List<C>, List<Outcome<R>>> together, Supplier<R> alone) {
+                Function<List<C>, List<Outcome<R>>> together, Supplier<R> alone, long deadlineNanos) {
+            this.deadlineNanos = deadlineNanos;
             this.request = request;
             this.key = key;
             this.answer = answer;

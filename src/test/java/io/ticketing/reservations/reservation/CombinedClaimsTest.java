@@ -17,6 +17,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -121,6 +122,39 @@ class CombinedClaimsTest {
         assertThat(Crowd.count(outcomes.subList(12, 18), "buyer_limit")).isEqualTo(4);
         assertThat(heldIn(event)).isEqualTo(6);
         Oracle.assertNeverOversold(sql, event);
+    }
+
+    /** A refused add changes nothing in a batch, as alone: its cart keeps its deadline. */
+    @Test
+    void addsRefusedInABatchLeaveTheirCartsAsTheyWere() throws Exception {
+        String event = newEvent("batch-refused");
+        long item = newItem(event, "Ticket", "10");
+        newQuota(event, 1, List.of(item));
+        List<String> carts = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            carts.add(newCart(event));
+        }
+        Map<String, Object> before = cartDeadlines(event);
+
+        List<Outcome> outcomes = inOneBatch(event, 10, i -> addToCart(event, carts.get(i), Map.of("item_id", item)));
+
+        assertThat(Crowd.count(outcomes, 201)).isEqualTo(1);
+        assertThat(Crowd.count(outcomes, "quota_exhausted")).isEqualTo(9);
+        Map<String, Object> after = cartDeadlines(event);
+        for (int i = 0; i < 10; i++) {
+            if (outcomes.get(i).status() != 201) {
+                assertThat(after.get(carts.get(i))).as("the deadline of refused cart %d", i)
+                        .isEqualTo(before.get(carts.get(i)));
+            }
+        }
+        Oracle.assertNeverOversold(sql, event);
+    }
+
+    private Map<String, Object> cartDeadlines(String event) {
+        Map<String, Object> deadlines = new HashMap<>();
+        sql.rows("SELECT k.id, k.expires FROM carts k JOIN events e ON e.id = k.event_id WHERE e.slug = ?1", event)
+                .forEach(row -> deadlines.put((String) ((Object[]) row)[0], ((Object[]) row)[1]));
+        return deadlines;
     }
 
     @Test
