@@ -37,7 +37,9 @@ import io.ticketing.reservations.problem.ValidationException;
  * together. A request cut off before its commit leaves nothing, and its retry runs; one whose commit succeeded
  * is replayed, even if its answer never reached the client. An operation {@link DecidedInBatches} leaves its key to
  * the batch its request joins, whose one transaction claims and records every key of the batch
- * ({@link KeysInBatches}); a request that joins none runs here as any other.
+ * ({@link KeysInBatches}); a request that joins none runs here as any other. Such a request is checked before it
+ * joins a batch (its admission, say), with its key not yet claimed: a refusal there stands only if its key recorded
+ * nothing, so that a retry replays its first answer even once a check would refuse it.
  */
 @Idempotent
 @Interceptor
@@ -93,7 +95,7 @@ class IdempotencyInterceptor {
             } catch (KeyedRequest.RunAlone alone) {
                 // in no batch: below, as any keyed request
             } catch (ApiException refusal) {
-                return refused(request, refusal);
+                return deferred.taken() ? refused(request, refusal) : refusedUnclaimed(request, refusal);
             } finally {
                 deferred.set(null);
             }
@@ -131,6 +133,21 @@ class IdempotencyInterceptor {
             keys.recordRefusal(request, response);
         }
         return response;
+    }
+
+    /**
+     * Refused by a check before a batch claimed its key (contract section 4: a retry replays its first answer,
+     * whatever a check would now say): what the key recorded stands instead, else the refusal, recorded if kept.
+     * Claiming every key before those checks would cost every add and checkout a round trip; this costs a refusal
+     * one, which also records it. A 5xx is no answer (retry later) and, under load, looks nothing up.
+     */
+    private Response refusedUnclaimed(KeyedRequest request, ApiException refusal) {
+        Response response = ProblemMapper.respond(refusal);
+        if (response.getStatus() >= 500) {
+            return response;
+        }
+        return keys.recordedInstead(request, response, kept(response.getStatus()))
+                .map(IdempotencyKeys::answerInstead).orElse(response);
     }
 
     /**
