@@ -1,6 +1,8 @@
 package io.ticketing.reservations.idempotency;
 
+import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.Optional;
 
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
@@ -10,31 +12,34 @@ import jakarta.interceptor.InvocationContext;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.security.identity.SecurityIdentity;
 import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.auth.Sha256;
-import io.ticketing.reservations.http.ClientAddress;
 import io.ticketing.reservations.locking.DurableTransactions;
 import io.ticketing.reservations.problem.ApiException;
 import io.ticketing.reservations.problem.ProblemMapper;
 import io.ticketing.reservations.problem.ValidationException;
 
 /**
- * {@code Idempotency-Key}, per bearer token (and for a storefront's, per client: see {@link #caller}): the first request with a key runs and its response is kept for
- * 24 hours; the same key with the same request replays it, with another request gets 422, and while the first
- * still runs, 409 with {@code Retry-After}. Responses 409, 429 and 5xx are not kept, so a retry after a
- * {@code lock_timeout} or a sold-out answer runs again. "The same request" is the same endpoint with the same
- * path and the same body once parsed, so key order and white space do not matter.
+ * {@code Idempotency-Key}, per bearer token (and for a storefront's, per cart or admission: see {@link #caller}):
+ * the first request with a key runs and its response is kept for 24 hours; the same key with the same request
+ * replays it, with another request gets 422, and while the first still runs, 409 with {@code Retry-After}.
+ * Responses 409, 429 and 5xx are not kept, so a retry after a {@code lock_timeout} or a sold-out answer runs again.
+ * "The same request" is the same endpoint with the same path and the same body once parsed, so key order and white
+ * space do not matter.
  *
  * <p>Exactly once, whatever fails: the key is claimed, the request runs and its answer is recorded in one
  * transaction (the durable method the request calls joins it), so the change and the record of it commit
  * together. A request cut off before its commit leaves nothing, and its retry runs; one whose commit succeeded
  * is replayed, even if its answer never reached the client. An operation {@link DecidedInBatches} leaves its key to
  * the batch its request joins, whose one transaction claims and records every key of the batch
- * ({@link KeysInBatches}); a request that joins none runs here as any other.
+ * ({@link KeysInBatches}); a request that joins none runs here as any other. Such a request is checked before it
+ * joins a batch (its admission, say), with its key not yet claimed: a refusal there stands only if its key recorded
+ * nothing, so that a retry replays its first answer even once a check would refuse it.
  */
 @Idempotent
 @Interceptor
@@ -44,6 +49,8 @@ class IdempotencyInterceptor {
     static final String HEADER = "Idempotency-Key";
     /** The waiting room's header (contract section 8): a buyer's admission. */
     private static final String ADMISSION = "Admission-Token";
+    /** The path parameter of the cart endpoints that names their cart. */
+    private static final String CART = "cart";
 
     /** What the request's transaction produced: how the key was found, and the answer if the request ran. */
     private record Ran(IdempotencyKeys.Claim claim, Response response) {
@@ -68,7 +75,7 @@ class IdempotencyInterceptor {
     SecurityIdentity identity;
 
     @Inject
-    ClientAddress client;
+    UriInfo uri;
 
     @AroundInvoke
     Object once(InvocationContext invocation) throws Exception {
@@ -79,7 +86,7 @@ class IdempotencyInterceptor {
         if (key.isBlank() || key.length() > 255) {
             throw new ValidationException(HEADER, "must be 1 to 255 characters");
         }
-        KeyedRequest request = new KeyedRequest(caller(), key,
+        KeyedRequest request = new KeyedRequest(caller(invocation), key,
                 sha256(invocation.getMethod().toGenericString() + json.writeValueAsString(invocation.getParameters())));
         if (invocation.getMethod().isAnnotationPresent(DecidedInBatches.class)) {
             deferred.set(request);
@@ -88,7 +95,7 @@ class IdempotencyInterceptor {
             } catch (KeyedRequest.RunAlone alone) {
                 // in no batch: below, as any keyed request
             } catch (ApiException refusal) {
-                return refused(request, refusal);
+                return deferred.taken() ? refused(request, refusal) : refusedUnclaimed(request, refusal);
             } finally {
                 deferred.set(null);
             }
@@ -129,16 +136,39 @@ class IdempotencyInterceptor {
     }
 
     /**
-     * Whose keys these are: the token's. A storefront token sits in every buyer's browser, so its records are kept
-     * per client address and admission as well: a key another buyer guessed or reused never replays this one's
-     * answer (a new cart's id, a queue ticket: their credentials). Named by digest: no record holds a token.
+     * Refused by a check before a batch claimed its key (contract section 4: a retry replays its first answer,
+     * whatever a check would now say): what the key recorded stands instead, else the refusal, recorded if kept.
+     * Claiming every key before those checks would cost every add and checkout a round trip; this costs a refusal
+     * one, which also records it. A 5xx is no answer (retry later) and, under load, looks nothing up.
      */
-    private String caller() {
+    private Response refusedUnclaimed(KeyedRequest request, ApiException refusal) {
+        Response response = ProblemMapper.respond(refusal);
+        if (response.getStatus() >= 500) {
+            return response;
+        }
+        return keys.recordedInstead(request, response, kept(response.getStatus()))
+                .map(IdempotencyKeys::answerInstead).orElse(response);
+    }
+
+    /**
+     * Whose keys these are: the token's. A storefront token sits in every buyer's browser, so its keys are kept per
+     * what the request names that only its buyer holds (contract section 8): the cart it acts on (in its path, or
+     * its body's {@link NamesACart}), else the admission it opens a cart with. Another buyer's key, reused or
+     * guessed, never replays this one's answer, and a retry replays it from whatever address it comes, a phone's
+     * changed network included. A request naming neither (a cart opened while no room is on, a queue ticket) is the
+     * token's alone: its key must be unique to it. Named by digest: no record holds a token.
+     */
+    private String caller(InvocationContext invocation) {
         String token = String.valueOf(headers.getHeaderString(HttpHeaders.AUTHORIZATION));
         if (identity.hasRole(Roles.ADMIN)) {
             return sha256(token);
         }
-        return sha256(token + "\n" + client.current() + "\n" + headers.getHeaderString(ADMISSION));
+        String cart = Optional.ofNullable(uri.getPathParameters().getFirst(CART))
+                .or(() -> Arrays.stream(invocation.getParameters()).filter(NamesACart.class::isInstance)
+                        .map(body -> ((NamesACart) body).cartId()).findFirst())
+                .orElse(null);
+        String named = cart != null ? "cart " + cart : "admission " + headers.getHeaderString(ADMISSION);
+        return sha256(token + "\n" + named);
     }
 
     static boolean kept(int status) {

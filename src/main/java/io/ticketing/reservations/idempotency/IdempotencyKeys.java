@@ -1,8 +1,11 @@
 package io.ticketing.reservations.idempotency;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
@@ -49,6 +52,23 @@ class IdempotencyKeys {
             INSERT INTO idempotency_keys (caller, key, request_hash, status, content_type, body)
             VALUES (:caller, :key, :hash, :status, :type, :body) ON CONFLICT DO NOTHING""";
 
+    /**
+     * A refusal decided before its key was claimed, recorded if it is to be kept ({@code :kept}) and the key has no
+     * record; it returns a row only if it wrote one. A record of the key's still running, uncommitted, is waited for.
+     */
+    private static final String RECORD_REFUSAL_IF_FREE = """
+            INSERT INTO idempotency_keys (caller, key, request_hash, status, content_type, body)
+            SELECT :caller, :key, :hash, :status, :type, :body WHERE :kept
+            ON CONFLICT DO NOTHING RETURNING status""";
+
+    /**
+     * The answer a key recorded, while it is kept, in {@link #CLAIM}'s shape. Sent after the insert above, as a
+     * statement of its own, it sees the record that insert waited for.
+     */
+    private static final String RECORDED = """
+            SELECT 'stored', request_hash, status, content_type, location, etag, body FROM idempotency_keys
+            WHERE caller = :caller AND key = :key AND created_at > now() - :kept_s * interval '1 second'""";
+
     interface Claim {
     }
 
@@ -93,14 +113,18 @@ class IdempotencyKeys {
     private Jdbc.Query<Claim> claimQuery(KeyedRequest request) {
         return jdbc.statement(CLAIM).set("caller", request.caller()).set("key", request.key())
                 .set("hash", request.requestHash()).set("wait_ms", Math.toIntExact(RUNNING_WAIT.toMillis()))
-                .set("kept_s", Math.toIntExact(KEPT_FOR.toSeconds())).reading(row -> switch (row.getString(1)) {
-                    case "started" -> new Started();
-                    case "running" -> new InFlight();
-                    default -> request.requestHash().equals(row.getString(2))
-                            ? new Replay(row.getInt(3), row.getString(4), row.getString(5), row.getString(6),
-                                    row.getString(7))
-                            : new Mismatch();
-                });
+                .set("kept_s", Math.toIntExact(KEPT_FOR.toSeconds())).reading(row -> claimOf(request, row));
+    }
+
+    /** A row in {@link #CLAIM}'s shape: outcome, request_hash, status, content_type, location, etag, body. */
+    private static Claim claimOf(KeyedRequest request, ResultSet row) throws SQLException {
+        return switch (row.getString(1)) {
+            case "started" -> new Started();
+            case "running" -> new InFlight();
+            default -> request.requestHash().equals(row.getString(2))
+                    ? new Replay(row.getInt(3), row.getString(4), row.getString(5), row.getString(6), row.getString(7))
+                    : new Mismatch();
+        };
     }
 
     /** In the transaction that claimed the key: the outcome commits with the change. */
@@ -134,6 +158,25 @@ class IdempotencyKeys {
         jdbc.statement(RECORD_REFUSAL).set("caller", request.caller()).set("key", request.key())
                 .set("hash", request.requestHash()).set("status", outcome.status())
                 .set("type", outcome.contentType()).set("body", outcome.body()).update();
+    }
+
+    /**
+     * For a request refused before its key was claimed: what its key recorded (a replay, or a reuse for another
+     * request), if anything; else nothing, and the refusal is recorded if {@code kept}, in the same round trip.
+     */
+    Optional<Claim> recordedInstead(KeyedRequest request, Response refusal, boolean kept) {
+        // Auto-commit, as for any refusal: the refused request has no transaction.
+        Outcome outcome = outcome(refusal);
+        Jdbc.RoundTrip trip = jdbc.roundTrip();
+        Jdbc.Rows<Integer> refusalRecorded = trip.add(jdbc.statement(RECORD_REFUSAL_IF_FREE)
+                .set("caller", request.caller()).set("key", request.key()).set("hash", request.requestHash())
+                .set("status", outcome.status()).set("type", outcome.contentType()).set("body", outcome.body())
+                .set("kept", kept).reading(row -> row.getInt(1)));
+        Jdbc.Rows<Claim> recorded = trip.add(jdbc.statement(RECORDED).set("caller", request.caller())
+                .set("key", request.key()).set("kept_s", Math.toIntExact(KEPT_FOR.toSeconds()))
+                .reading(row -> claimOf(request, row)));
+        trip.send();
+        return refusalRecorded.all().isEmpty() ? recorded.first() : Optional.empty();
     }
 
     /** What a request whose key was claimed before is answered instead of running. */

@@ -31,9 +31,12 @@ public class KeysInBatches {
         this.deferred = deferred;
     }
 
-    /** The key of the request this thread serves, if its interceptor left it to a batch; else null. */
-    public KeyedRequest deferred() {
-        return Arc.container().requestContext().isActive() ? deferred.get() : null;
+    /**
+     * The key of the request this thread serves, if its interceptor left it to a batch (else null), which the batch
+     * now answers for: its claim comes before anything the batch decides.
+     */
+    public KeyedRequest take() {
+        return Arc.container().requestContext().isActive() ? deferred.take() : null;
     }
 
     /** What a request is answered while another with its key runs: 409, retry shortly. */

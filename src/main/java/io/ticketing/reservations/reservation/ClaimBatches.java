@@ -130,12 +130,12 @@ public class ClaimBatches {
      * outcome per request, in order (null: this one runs alone after the batch); {@code alone} runs this request by
      * itself, in a durable transaction of its own, when combining is off or the request has a transaction already,
      * and also if its batch failed before its commit; {@code answer} turns its result into its answer. A request
-     * whose key was left to a batch ({@link KeysInBatches#deferred}) that cannot be decided in one throws
+     * whose key was left to a batch ({@link KeysInBatches#take}) that cannot be decided in one throws
      * {@link KeyedRequest.RunAlone} instead of running alone, so that its transaction claims its key.
      */
     public <C, R> Response submit(long eventId, String flow, String cartId, C request, Function<R, Response> answer,
             Function<List<C>, List<Outcome<R>>> together, Supplier<R> alone) {
-        KeyedRequest key = keys.deferred();
+        KeyedRequest key = keys.take();
         if (!config.combine() || transactions.inTransaction()) {
             return runAlone(key, answer, alone);
         }

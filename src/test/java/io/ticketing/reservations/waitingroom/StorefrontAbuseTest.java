@@ -9,6 +9,8 @@ import static io.ticketing.reservations.support.Api.newQuota;
 import static io.ticketing.reservations.support.Api.storefront;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.nullValue;
 
 import java.util.HashSet;
 import java.util.List;
@@ -160,22 +162,39 @@ class StorefrontAbuseTest {
     }
 
     @Test
-    void aQueueTicketPerBuyerAndAnIdempotencyKeyNeverReplaysAnotherBuyersAnswer() {
-        String event = newEvent("keys");
+    void aBuyerHoldsOneQueueTicket() {
+        String event = newEvent("ticket-per-buyer");
         String buyer = buyerToken(event, "ada");
         openRoom(event);
         client("192.0.2.1").body(Map.of("buyer_token", buyer)).post(EVENT + "/queue", event).then().statusCode(201);
         client("192.0.2.2").body(Map.of("buyer_token", buyer)).post(EVENT + "/queue", event).then().statusCode(429)
                 .body("code", equalTo("too_many_tickets"));
+    }
 
-        // Two browsers reusing one key, as a careless shop might: each gets its own ticket; one browser's retry
-        // replays its own.
-        Set<String> tickets = new HashSet<>();
-        for (String address : List.of("192.0.2.10", "192.0.2.11", "192.0.2.10")) {
-            tickets.add(client(address).header("Idempotency-Key", "one-key-for-all").post(EVENT + "/queue", event)
-                    .then().statusCode(201).extract().path("ticket"));
+    @Test
+    void anIdempotencyKeyNeverReplaysAnotherBuyersAnswer() {
+        String event = newEvent("keys");
+        long item = newItem(event, "Ticket", "10");
+        newQuota(event, 10, List.of(item));
+        Map<String, Object> one = Map.of("positions", List.of(Map.of("item_id", item)));
+
+        // Two buyers behind one address reusing one key, as a careless shop might: each holds in its own cart.
+        for (String cart : List.of(newCart(event), newCart(event))) {
+            client("192.0.2.10").header("Idempotency-Key", "one-key-for-all").body(one)
+                    .post(EVENT + "/carts/{cart}/positions", event, cart).then().statusCode(201)
+                    .header("Idempotent-Replayed", nullValue()).body("id", equalTo(cart), "positions", hasSize(1));
         }
-        assertThat(tickets).as("tickets of two browsers, one of them asking twice").hasSize(2);
+        // With an admission each, each opens its own cart.
+        openRoom(event);
+        Set<String> carts = new HashSet<>();
+        for (String address : List.of("192.0.2.11", "192.0.2.12")) {
+            String ticket = client(address).post(EVENT + "/queue", event).then().statusCode(201).extract()
+                    .path("ticket");
+            carts.add(client("192.0.2.10").header("Admission-Token", WaitingRoomTest.admissionToken(event, ticket))
+                    .header("Idempotency-Key", "one-key-for-all").post(EVENT + "/carts", event).then()
+                    .statusCode(201).header("Idempotent-Replayed", nullValue()).extract().path("id"));
+        }
+        assertThat(carts).as("carts of two admissions sent with one key").hasSize(2);
     }
 
     @Test
