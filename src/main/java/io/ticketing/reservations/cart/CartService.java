@@ -34,9 +34,11 @@ import io.ticketing.reservations.reservation.Claim;
 import io.ticketing.reservations.reservation.ClaimBatches;
 import io.ticketing.reservations.reservation.Deadlines;
 import io.ticketing.reservations.reservation.PositionLabels;
+import io.ticketing.reservations.reservation.Reservation;
 import io.ticketing.reservations.reservation.ReservationConfig;
 import io.ticketing.reservations.reservation.ReservationConflict;
 import io.ticketing.reservations.reservation.Reservations;
+import io.ticketing.reservations.reservation.Together;
 import io.ticketing.reservations.waitingroom.WaitingRoom;
 
 /** Carts: holds that expire on their own. Adding and reviving holds go through {@link Reservations}. */
@@ -120,7 +122,7 @@ public class CartService {
         List<Claim> claims = wanted.claims();
         // Three round trips: the cart locked with its new deadline, its positions for the answer, and what deciding
         // the locks needs; then the locks, the counts and the insert; then the commit. Nothing is read after it.
-        Reservations.Reservation reservation = reservations.prepare(event.id, claims, wanted.seats(),
+        Reservation reservation = reservations.prepare(event.id, claims, wanted.seats(),
                 wanted.vouchers());
         Contents cart = rows.lockExtending(event.id, cartId, expires, reservation::readBeforeLocks)
                 .orElseThrow(() -> new NotFoundException("cart", cartId));
@@ -143,7 +145,7 @@ public class CartService {
      */
     List<ClaimBatches.Outcome<Contents>> addTogether(Event event, List<Adding> batch) {
         Instant expires = deadlines.inSeconds(event.cartTtlSeconds);
-        Reservations.Together together = reservations.prepareTogether(event.id, batch.stream()
+        Together together = reservations.prepareTogether(event.id, batch.stream()
                 .map(adding -> new Reservations.Claimant(adding.wanted().claims(), adding.wanted().seats(),
                         adding.wanted().vouchers()))
                 .toList());

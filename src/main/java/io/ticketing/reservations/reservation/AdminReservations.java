@@ -44,9 +44,11 @@ public class AdminReservations implements CapacityGuard {
     private final QuotaCounter counter;
     private final ReservationCheckpoints checkpoints;
     private final Jdbc jdbc;
+    private final ReservationReads reads;
 
     AdminReservations(Reservations reservations, AdvisoryLocks locks, QuotaCounter counter,
-            ReservationCheckpoints checkpoints, Jdbc jdbc) {
+            ReservationCheckpoints checkpoints, Jdbc jdbc, ReservationReads reads) {
+        this.reads = reads;
         this.checkpoints = checkpoints;
         this.jdbc = jdbc;
         this.reservations = reservations;
@@ -92,7 +94,7 @@ public class AdminReservations implements CapacityGuard {
                 throw ReservationConflict.seatUnavailable(seat);
             }
             if (change.lowersUses()) {
-                long[] usesLeft = reservations.voucherUsesLeft(Set.of(voucher.id), List.of()).list().get(0);
+                long[] usesLeft = reads.voucherUsesLeft(Set.of(voucher.id), List.of()).list().get(0);
                 long used = voucher.maxUsages - usesLeft[1];
                 if (used > change.maxUsagesAfter()) {
                     throw new InUseException("Voucher '" + voucher.code + "' is redeemed or held " + used
@@ -108,7 +110,7 @@ public class AdminReservations implements CapacityGuard {
     public void reserveForBlocking(Seat seat) {
         reservations.countingRefusals(() -> {
             locks.lockObjects(seat.eventId, Set.of(LockTarget.seat(seat.id, seat.dateId)));
-            if (!reservations.takenSeats(Set.of(seat.id), List.of(), Set.of()).list().isEmpty()) {
+            if (!reads.takenSeats(Set.of(seat.id), List.of(), Set.of()).list().isEmpty()) {
                 throw ReservationConflict.seatUnavailable(seat);
             }
             checkpoints.afterChecks(seat.eventId, 1);
@@ -119,7 +121,7 @@ public class AdminReservations implements CapacityGuard {
     /** Whether someone other than the voucher itself (when it exists already) holds its seat. */
     private boolean voucherHoldsTaken(Seat seat, Voucher voucher) {
         Set<Long> itself = voucher.id == null ? Set.of() : Set.of(voucher.id);
-        return !reservations.takenSeats(Set.of(seat.id), List.of(), itself).list().isEmpty();
+        return !reads.takenSeats(Set.of(seat.id), List.of(), itself).list().isEmpty();
     }
 
     private long liveHoldsIn(Voucher voucher, CountedQuota quota) {

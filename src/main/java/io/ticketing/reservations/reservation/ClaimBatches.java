@@ -1,16 +1,11 @@
 package io.ticketing.reservations.reservation;
 
-import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -74,7 +69,7 @@ public class ClaimBatches {
      * What one request is told: its result, its answer (recorded for its key), its refusal or the batch's failure to
      * throw in its thread, or to run alone.
      */
-    private record Decided<R>(R result, Response answer, RuntimeException failure, boolean runsAlone) {
+    record Decided<R>(R result, Response answer, RuntimeException failure, boolean runsAlone) {
 
         static <R> Decided<R> of(R result) {
             return new Decided<>(result, null, null, false);
@@ -105,7 +100,7 @@ public class ClaimBatches {
     private record Key(long eventId, String flow, int queue) {
     }
 
-    private final Map<Key, Queue> queues = new ConcurrentHashMap<>();
+    private final Map<Key, BatchQueue> queues = new ConcurrentHashMap<>();
     private final AdvisoryLocks locks;
     private final DurableTransactions transactions;
     private final KeysInBatches keys;
@@ -139,15 +134,15 @@ public class ClaimBatches {
         if (!config.combine() || transactions.inTransaction()) {
             return runAlone(key, answer, alone);
         }
-        Queue queue = queues.computeIfAbsent(new Key(eventId, flow, checkpoints.batchQueue(eventId, cartId)),
-                k -> new Queue());
-        Waiting<C, R> mine = new Waiting<>(request, key, answer, together, alone,
+        BatchQueue queue = queues.computeIfAbsent(new Key(eventId, flow, checkpoints.batchQueue(eventId, cartId)),
+                k -> new BatchQueue());
+        BatchMember<C, R> mine = new BatchMember<>(request, key, answer, together, alone,
                 System.nanoTime() + locks.remainingBudget().toNanos());
-        Entered entered = queue.enter(mine);
-        if (entered == Entered.KEY_IN_USE) {
+        BatchQueue.Entered entered = queue.enter(mine);
+        if (entered == BatchQueue.Entered.KEY_IN_USE) {
             return keys.inUse();
         }
-        if (entered == Entered.WAITS && !mine.awaitTurn(locks.remainingBudget())) {
+        if (entered == BatchQueue.Entered.WAITS && !mine.awaitTurn(locks.remainingBudget())) {
             if (queue.withdraw(mine)) {
                 throw locks.timedOut();
             }
@@ -188,15 +183,15 @@ public class ClaimBatches {
      * {@code database_unavailable}: retry with the same {@code Idempotency-Key}).
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private void lead(long eventId, Queue queue) {
+    private void lead(long eventId, BatchQueue queue) {
         checkpoints.beforeBatch(eventId);
-        List<Waiting> batch = queue.takeAll();
+        List<BatchMember> batch = queue.takeAll();
         sizes.record(batch.size());
         if (batch.size() == 1 && batch.get(0).key == null) {
             // Alone, a request sends its write with its locks: one round trip less than a batch, which must decide
             // before it writes. The queue stays taken until it ends, so that the requests arriving meanwhile make
             // the next batch.
-            Waiting only = batch.get(0);
+            BatchMember only = batch.get(0);
             try {
                 only.decided(Decided.of(only.alone.get()));
             } catch (RuntimeException failed) {
@@ -232,7 +227,7 @@ public class ClaimBatches {
      * recorded. A request answered from its key (a replay, say) is not decided; the others are, in arrival order.
      */
     @DurableTransaction
-    <C, R> List<Decided<R>> decide(List<Waiting<C, R>> batch) {
+    <C, R> List<Decided<R>> decide(List<BatchMember<C, R>> batch) {
         try {
             return decideInTransaction(batch);
         } catch (LockTimeoutException | InventoryChanged passedOn) {
@@ -245,7 +240,7 @@ public class ClaimBatches {
         }
     }
 
-    private <C, R> List<Decided<R>> decideInTransaction(List<Waiting<C, R>> batch) {
+    private <C, R> List<Decided<R>> decideInTransaction(List<BatchMember<C, R>> batch) {
         List<Response> instead = keys.claim(batch.stream().map(waiting -> waiting.key).toList());
         List<C> running = new ArrayList<>();
         for (int i = 0; i < batch.size(); i++) {
@@ -260,7 +255,7 @@ public class ClaimBatches {
         List<KeyedRequest> unanswered = new ArrayList<>();
         List<Decided<R>> decided = new ArrayList<>();
         for (int i = 0; i < batch.size(); i++) {
-            Waiting<C, R> waiting = batch.get(i);
+            BatchMember<C, R> waiting = batch.get(i);
             if (instead.get(i) != null) {
                 decided.add(Decided.answered(instead.get(i)));
                 continue;
@@ -283,139 +278,5 @@ public class ClaimBatches {
         }
         keys.settle(answered, unanswered);
         return decided;
-    }
-
-    /** How a request entered its queue. */
-    private enum Entered {
-        /** Nothing ran: it leads the next batch at once. */
-        LEADS,
-        /** It waits for the batch that runs to end. */
-        WAITS,
-        /** A request with its {@code Idempotency-Key} waits or runs already: it is answered that, as for a key in use. */
-        KEY_IN_USE
-    }
-
-    /** One queue's waiting requests, whether a batch of them is running, and the keys of both. */
-    private static final class Queue {
-
-        @SuppressWarnings("rawtypes")
-        private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
-        private final Set<String> keysInFlight = new HashSet<>();
-        private boolean running;
-
-        synchronized Entered enter(Waiting<?, ?> request) {
-            if (request.key != null && !keysInFlight.add(request.key.identity())) {
-                return Entered.KEY_IN_USE;
-            }
-            waiting.add(request);
-            if (running) {
-                return Entered.WAITS;
-            }
-            running = true;
-            request.lead();
-            return Entered.LEADS;
-        }
-
-        synchronized int size() {
-            return waiting.size();
-        }
-
-        /** Leaves the queue, unless the request was told to lead the next batch, or is in one. */
-        synchronized boolean withdraw(Waiting<?, ?> request) {
-            if (request.leads() || !waiting.remove(request)) {
-                return false;
-            }
-            if (request.key != null) {
-                keysInFlight.remove(request.key.identity());
-            }
-            return true;
-        }
-
-        @SuppressWarnings("rawtypes")
-        synchronized List<Waiting> takeAll() {
-            List<Waiting> batch = new ArrayList<>(waiting);
-            waiting.clear();
-            return batch;
-        }
-
-        /** {@code batch} has ended: the longest waiting request leads the next one, or the queue is idle. */
-        @SuppressWarnings("rawtypes")
-        synchronized void passOn(List<Waiting> batch) {
-            batch.stream().filter(request -> request.key != null)
-                    .forEach(request -> keysInFlight.remove(request.key.identity()));
-            Waiting<?, ?> next = waiting.peek();
-            if (next == null) {
-                running = false;
-            } else {
-                next.lead();
-            }
-        }
-    }
-
-    /** A request in a queue: told either to lead a batch or what was decided for it. */
-    static final class Waiting<C, R> {
-
-        final C request;
-        final KeyedRequest key;
-        final Function<R, Response> answer;
-        final Function<List<C>, List<Outcome<R>>> together;
-        final Supplier<R> alone;
-        /** When this request's own lock bound runs out ({@link System#nanoTime}), wherever it waits. */
-        final long deadlineNanos;
-        private boolean leads;
-        private Decided<R> decided;
-
-        Waiting(C request, KeyedRequest key, Function<R, Response> answer,
-                Function<List<C>, List<Outcome<R>>> together, Supplier<R> alone, long deadlineNanos) {
-            this.deadlineNanos = deadlineNanos;
-            this.request = request;
-            this.key = key;
-            this.answer = answer;
-            this.together = together;
-            this.alone = alone;
-        }
-
-        synchronized void lead() {
-            leads = true;
-            notifyAll();
-        }
-
-        synchronized void decided(Decided<R> decided) {
-            this.decided = decided;
-            notifyAll();
-        }
-
-        synchronized boolean leads() {
-            return leads && decided == null;
-        }
-
-        synchronized Decided<R> decided() {
-            return decided;
-        }
-
-        /**
-         * Waits until told to lead or decided, at most {@code left} (null: however long); false if that ran out
-         * first. Once in a batch a request waits for it whatever its own time: the batch's lock wait is bounded.
-         */
-        synchronized boolean awaitTurn(Duration left) {
-            long deadline = left == null ? Long.MAX_VALUE : System.nanoTime() + left.toNanos();
-            try {
-                while (!leads && decided == null) {
-                    long nanos = deadline - System.nanoTime();
-                    if (nanos <= 0) {
-                        return false;
-                    }
-                    if (left == null) {
-                        wait();
-                    } else {
-                        TimeUnit.NANOSECONDS.timedWait(this, nanos);
-                    }
-                }
-                return true;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
     }
 }

@@ -15,14 +15,11 @@ import java.util.stream.Collectors;
 
 import io.ticketing.reservations.inventory.ItemForSale;
 import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
-import io.ticketing.reservations.inventory.QuotaCounter.Membership;
 import io.ticketing.reservations.inventory.QuotaCounter.QuotaMembers;
 import io.ticketing.reservations.inventory.Seat;
 import io.ticketing.reservations.inventory.Voucher;
 import io.ticketing.reservations.locking.AdvisoryLocks;
 import io.ticketing.reservations.locking.LockTarget;
-import io.ticketing.reservations.problem.NotFoundException;
-import io.ticketing.reservations.problem.ValidationException;
 
 /**
  * The rules a reservation checks, as pure functions of what {@link Reservations} read: which objects claims lock,
@@ -152,114 +149,10 @@ final class ReservationChecks {
     }
 
     /**
-     * What the caller asks for must make sense before anything is locked. {@code namedDates} are the dates the claims
-     * name that belong to the event, with whether each is on sale.
-     */
-    static void checkRules(List<Claim> claims, Map<Long, ItemForSale> items, Map<Long, Seat> seats,
-            Map<Long, Voucher> vouchers, List<Membership> quotas, Map<Long, Boolean> namedDates, Instant now) {
-        Set<Long> seatsClaimed = new HashSet<>();
-        for (Claim claim : claims) {
-            ItemForSale item = items.get(claim.itemId());
-            if (item == null) {
-                throw new NotFoundException("item", claim.itemId());
-            }
-            checkDate(claim, item, namedDates);
-            if (!item.active() || quotasOf(claim, items, quotas).isEmpty()) {
-                throw ReservationConflict.notOnSale(item);
-            }
-            for (Seat seat : checkSeats(claim, item, seats)) {
-                if (!seatsClaimed.add(seat.id)) {
-                    throw ReservationConflict.seatUnavailable(seat);
-                }
-            }
-            Voucher voucher = claim.voucherId() == null ? null : vouchers.get(claim.voucherId());
-            if (voucher != null) {
-                Seat seat = claim.seatId() == null ? null : seats.get(claim.seatId());
-                checkVoucherFits(voucher, claim, item, seat, quotasOf(claim, items, quotas), now);
-            }
-        }
-    }
-
-    /** The date rules of contract section 10, for one claim. */
-    private static void checkDate(Claim claim, ItemForSale item, Map<Long, Boolean> namedDates) {
-        if (claim.dateId() != null) {
-            Boolean onSale = namedDates.get(claim.dateId());
-            if (onSale == null) {
-                throw new NotFoundException("date", claim.dateId());
-            }
-            if (item.everyDate()) {
-                throw new ValidationException("positions.date_id",
-                        "item " + item.id() + " is a pass for every date; it names no date");
-            }
-            if (!onSale) {
-                throw ReservationConflict.dateUnavailable(claim.dateId());
-            }
-        } else if (item.eventDated()) {
-            // Of no date in an event with dates: a pass, or what a pass's bundle brought, counting on every date.
-            if (item.passDates() == null || !item.everyDate() && claim.bundledIn() == null) {
-                throw ReservationConflict.dateRequired(item);
-            }
-            if (!item.passOnSale()) {
-                throw ReservationConflict.noActiveDate(item);
-            }
-        }
-    }
-
-    /** The seats the claim takes, each checked to be one it may take; refusals as the contract names them. */
-    private static List<Seat> checkSeats(Claim claim, ItemForSale item, Map<Long, Seat> seats) {
-        if (claim.passSeatGuid() != null) {
-            if (!item.requiresSeat() || !item.everyDate()) {
-                throw item.everyDate() || !item.eventDated()
-                        ? ReservationConflict.seatNotAllowedByGuid(item, claim.passSeatGuid())
-                        : ReservationConflict.dateRequired(item);
-            }
-            List<Seat> taken = new ArrayList<>();
-            for (long date : item.passDates()) {
-                Seat seat = seats.values().stream().filter(s -> claim.passSeatGuid().equals(s.guid)
-                        && Long.valueOf(date).equals(s.dateId) && s.itemId == item.id()).findFirst()
-                        .orElseThrow(() -> ReservationConflict.passSeatMissing(item, claim.passSeatGuid(), date));
-                taken.add(seat);
-            }
-            return taken;
-        }
-        Seat seat = claim.seatId() == null ? null : seats.get(claim.seatId());
-        if (item.requiresSeat() && seat == null) {
-            throw ReservationConflict.seatRequired(item);
-        }
-        if (seat == null) {
-            return List.of();
-        }
-        if (!item.requiresSeat() || seat.itemId != item.id() || item.everyDate()
-                || !Objects.equals(seat.dateId, claim.dateId())) {
-            throw ReservationConflict.seatNotAllowed(item, seat);
-        }
-        return List.of(seat);
-    }
-
-    private static void checkVoucherFits(Voucher voucher, Claim claim, ItemForSale item, Seat seat,
-            List<Membership> quotasOfItem, Instant now) {
-        if (voucher.hasExpired(now)) {
-            throw ReservationConflict.voucherExpired(voucher);
-        }
-        if (voucher.itemId != null && voucher.itemId != item.id()) {
-            throw ReservationConflict.voucherInvalid(voucher, "is not valid for item " + item.id());
-        }
-        if (voucher.quotaId != null && quotasOfItem.stream().noneMatch(quota -> quota.id() == voucher.quotaId)) {
-            throw ReservationConflict.voucherInvalid(voucher, "is not valid for item " + item.id());
-        }
-        if (voucher.seatId != null && (seat == null || seat.id.longValue() != voucher.seatId)) {
-            throw ReservationConflict.voucherInvalid(voucher, "is valid only for its own seat");
-        }
-        if (voucher.dateId != null && !voucher.dateId.equals(claim.dateId())) {
-            throw ReservationConflict.voucherInvalid(voucher, "is valid only on date " + voucher.dateId);
-        }
-    }
-
-    /**
      * Each quota the claims grow has room for what they add to it, if {@code held} covers it (one that is not
      * covered is not grown by them: see {@link Reservations#requireLocked}).
      */
-    static void checkQuotas(List<Claim> claims, Map<Long, ItemForSale> items, Map<Long, Voucher> vouchers,
+    private static void checkQuotas(List<Claim> claims, Map<Long, ItemForSale> items, Map<Long, Voucher> vouchers,
             List<CountedQuota> quotas, Instant now, AdvisoryLocks.Held held) {
         Map<CountedQuota, List<ItemForSale>> wanted = new LinkedHashMap<>();
         for (Claim claim : claims) {
@@ -283,14 +176,39 @@ final class ReservationChecks {
         }
     }
 
-    static void checkVouchers(Map<Long, Long> uses, Map<Long, Voucher> vouchers, List<long[]> usesLeft) {
-        for (long[] row : usesLeft) {
-            long voucherId = row[0];
-            long left = row[1];
-            long wanted = uses.get(voucherId);
-            if (left < wanted) {
-                throw ReservationConflict.voucherExhausted(vouchers.get(voucherId), Math.max(left, 0), wanted);
+    /** What the count under the locks left for one request: see {@link #checkFits}. */
+    record Left(List<CountedQuota> quotas, Long takenSeat, Map<Long, Long> usesLeft, Map<Long, Long> heldByBuyer) {
+
+        /** Rows of id and number, as the statements after the locks return them, by id. */
+        static Map<Long, Long> byId(List<long[]> rows) {
+            Map<Long, Long> byId = new HashMap<>();
+            rows.forEach(row -> byId.merge(row[0], row[1], Long::sum));
+            return byId;
+        }
+    }
+
+    /**
+     * The one judgement of every change that consumes (contract section 3), once its count under the locks is back,
+     * for a request alone ({@link Reservation}) as for each request of a batch ({@link Together}): each quota the
+     * claims grow has room for them; no seat they take is taken ({@code left.takenSeat}: one that is, or null); each
+     * voucher has the uses they take more of it ({@code moreUses}, against {@code left.usesLeft}); the buyer stays
+     * within its limits ({@code left.heldByBuyer}: what it holds per item, or null where no limit applies). Throws the
+     * refusal in the contract's words.
+     */
+    static void checkFits(List<Claim> claims, Map<Long, ItemForSale> items, Map<Long, Seat> seats,
+            Map<Long, Voucher> vouchers, Map<Long, Long> moreUses, Left left, Instant now, AdvisoryLocks.Held held) {
+        checkQuotas(claims, items, vouchers, left.quotas(), now, held);
+        if (left.takenSeat() != null) {
+            throw ReservationConflict.seatUnavailable(seats.get(left.takenSeat()));
+        }
+        moreUses.forEach((voucherId, wanted) -> {
+            long usesLeft = left.usesLeft().getOrDefault(voucherId, 0L);
+            if (usesLeft < wanted) {
+                throw ReservationConflict.voucherExhausted(vouchers.get(voucherId), Math.max(usesLeft, 0), wanted);
             }
+        });
+        if (left.heldByBuyer() != null) {
+            checkBuyerLimits(claims, items, left.heldByBuyer());
         }
     }
 
@@ -312,12 +230,10 @@ final class ReservationChecks {
     }
 
     /**
-     * Rows of {@code held}: item id, positions the buyer already has of it (counted under the buyer's lock). What a
+     * {@code heldByItem}: the positions the buyer already has of each item (counted under the buyer's lock). What a
      * bundle brings counts towards no limit: the bundle position does.
      */
-    static void checkBuyerLimits(List<Claim> claims, Map<Long, ItemForSale> items, List<long[]> held) {
-        Map<Long, Long> heldByItem = new HashMap<>();
-        held.forEach(row -> heldByItem.put(row[0], row[1]));
+    private static void checkBuyerLimits(List<Claim> claims, Map<Long, ItemForSale> items, Map<Long, Long> heldByItem) {
         List<Claim> limited = limitedClaims(claims);
         Map<Long, Long> wantedByItem = limited.stream()
                 .collect(Collectors.groupingBy(Claim::itemId, LinkedHashMap::new, Collectors.counting()));

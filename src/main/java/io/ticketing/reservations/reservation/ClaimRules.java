@@ -1,0 +1,132 @@
+package io.ticketing.reservations.reservation;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+import io.ticketing.reservations.inventory.ItemForSale;
+import io.ticketing.reservations.inventory.QuotaCounter.Membership;
+import io.ticketing.reservations.inventory.Seat;
+import io.ticketing.reservations.inventory.Voucher;
+import io.ticketing.reservations.problem.NotFoundException;
+import io.ticketing.reservations.problem.ValidationException;
+
+/**
+ * What a change asks for must make sense before anything is locked (contract sections 1 and 10): its items exist and
+ * are on sale, its dates are the event's and on sale (a pass names none), its seats are of its items and dates, its
+ * vouchers are valid for what they are used on. Pure functions of what {@link ReservationReads} read; whether the
+ * change fits is {@link ReservationChecks#checkFits}'s, after the locks.
+ */
+final class ClaimRules {
+
+    private ClaimRules() {
+    }
+
+    /**
+     * What the caller asks for must make sense before anything is locked. {@code namedDates} are the dates the claims
+     * name that belong to the event, with whether each is on sale.
+     */
+    static void checkRules(List<Claim> claims, Map<Long, ItemForSale> items, Map<Long, Seat> seats,
+            Map<Long, Voucher> vouchers, List<Membership> quotas, Map<Long, Boolean> namedDates, Instant now) {
+        Set<Long> seatsClaimed = new HashSet<>();
+        for (Claim claim : claims) {
+            ItemForSale item = items.get(claim.itemId());
+            if (item == null) {
+                throw new NotFoundException("item", claim.itemId());
+            }
+            checkDate(claim, item, namedDates);
+            if (!item.active() || ReservationChecks.quotasOf(claim, items, quotas).isEmpty()) {
+                throw ReservationConflict.notOnSale(item);
+            }
+            for (Seat seat : checkSeats(claim, item, seats)) {
+                if (!seatsClaimed.add(seat.id)) {
+                    throw ReservationConflict.seatUnavailable(seat);
+                }
+            }
+            Voucher voucher = claim.voucherId() == null ? null : vouchers.get(claim.voucherId());
+            if (voucher != null) {
+                Seat seat = claim.seatId() == null ? null : seats.get(claim.seatId());
+                checkVoucherFits(voucher, claim, item, seat, ReservationChecks.quotasOf(claim, items, quotas), now);
+            }
+        }
+    }
+
+    /** The date rules of contract section 10, for one claim. */
+    private static void checkDate(Claim claim, ItemForSale item, Map<Long, Boolean> namedDates) {
+        if (claim.dateId() != null) {
+            Boolean onSale = namedDates.get(claim.dateId());
+            if (onSale == null) {
+                throw new NotFoundException("date", claim.dateId());
+            }
+            if (item.everyDate()) {
+                throw new ValidationException("positions.date_id",
+                        "item " + item.id() + " is a pass for every date; it names no date");
+            }
+            if (!onSale) {
+                throw ReservationConflict.dateUnavailable(claim.dateId());
+            }
+        } else if (item.eventDated()) {
+            // Of no date in an event with dates: a pass, or what a pass's bundle brought, counting on every date.
+            if (item.passDates() == null || !item.everyDate() && claim.bundledIn() == null) {
+                throw ReservationConflict.dateRequired(item);
+            }
+            if (!item.passOnSale()) {
+                throw ReservationConflict.noActiveDate(item);
+            }
+        }
+    }
+
+    /** The seats the claim takes, each checked to be one it may take; refusals as the contract names them. */
+    private static List<Seat> checkSeats(Claim claim, ItemForSale item, Map<Long, Seat> seats) {
+        if (claim.passSeatGuid() != null) {
+            if (!item.requiresSeat() || !item.everyDate()) {
+                throw item.everyDate() || !item.eventDated()
+                        ? ReservationConflict.seatNotAllowedByGuid(item, claim.passSeatGuid())
+                        : ReservationConflict.dateRequired(item);
+            }
+            List<Seat> taken = new ArrayList<>();
+            for (long date : item.passDates()) {
+                Seat seat = seats.values().stream().filter(s -> claim.passSeatGuid().equals(s.guid)
+                        && Long.valueOf(date).equals(s.dateId) && s.itemId == item.id()).findFirst()
+                        .orElseThrow(() -> ReservationConflict.passSeatMissing(item, claim.passSeatGuid(), date));
+                taken.add(seat);
+            }
+            return taken;
+        }
+        Seat seat = claim.seatId() == null ? null : seats.get(claim.seatId());
+        if (item.requiresSeat() && seat == null) {
+            throw ReservationConflict.seatRequired(item);
+        }
+        if (seat == null) {
+            return List.of();
+        }
+        if (!item.requiresSeat() || seat.itemId != item.id() || item.everyDate()
+                || !Objects.equals(seat.dateId, claim.dateId())) {
+            throw ReservationConflict.seatNotAllowed(item, seat);
+        }
+        return List.of(seat);
+    }
+
+    private static void checkVoucherFits(Voucher voucher, Claim claim, ItemForSale item, Seat seat,
+            List<Membership> quotasOfItem, Instant now) {
+        if (voucher.hasExpired(now)) {
+            throw ReservationConflict.voucherExpired(voucher);
+        }
+        if (voucher.itemId != null && voucher.itemId != item.id()) {
+            throw ReservationConflict.voucherInvalid(voucher, "is not valid for item " + item.id());
+        }
+        if (voucher.quotaId != null && quotasOfItem.stream().noneMatch(quota -> quota.id() == voucher.quotaId)) {
+            throw ReservationConflict.voucherInvalid(voucher, "is not valid for item " + item.id());
+        }
+        if (voucher.seatId != null && (seat == null || seat.id.longValue() != voucher.seatId)) {
+            throw ReservationConflict.voucherInvalid(voucher, "is valid only for its own seat");
+        }
+        if (voucher.dateId != null && !voucher.dateId.equals(claim.dateId())) {
+            throw ReservationConflict.voucherInvalid(voucher, "is valid only on date " + voucher.dateId);
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package io.ticketing.reservations.reservation;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.ticketing.reservations.inventory.ItemForSale;
+import io.ticketing.reservations.inventory.QuotaCounter;
+import io.ticketing.reservations.inventory.QuotaCounter.Membership;
+import io.ticketing.reservations.inventory.SeatHolds;
+import io.ticketing.reservations.jdbc.Jdbc;
+
+/**
+ * What a reservation reads besides the quotas' count ({@link QuotaCounter}): before the locks, what decides them
+ * ({@link Before}); after them, in the round trip that counts, the seats already taken, the uses left of vouchers and
+ * what a buyer holds. The statements sit here, next to the reads that rely on them; none takes a lock.
+ */
+@ApplicationScoped
+class ReservationReads {
+
+    /** The claimed seats that cannot be sold to this buyer. */
+    private static final String TAKEN_SEATS = "SELECT s.id FROM seats s WHERE s.id = ANY(:seats) AND "
+            + SeatHolds.UNAVAILABLE + " LIMIT 1";
+
+    /** Uses left per voucher. One statement: a checkout moving uses from carts to redeemed is seen whole. */
+    private static final String VOUCHER_USES_LEFT = """
+            SELECT v.id, v.max_usages - v.redeemed - (SELECT count(*) FROM cart_positions c
+                     WHERE c.voucher_id = v.id AND c.expires >= now() AND c.id <> ALL(:own))
+            FROM vouchers v WHERE v.id = ANY(:vouchers)""";
+
+    /**
+     * What one buyer holds and has bought in the event, per item, other than {@code :own} and what bundles brought
+     * (contract section 10). One statement: a checkout moving positions from a cart to an order is seen before or
+     * after, never both or neither.
+     */
+    private static final String BUYER_HOLDINGS = """
+            SELECT item_id, count(*) FROM (
+              SELECT p.item_id FROM carts c JOIN cart_positions p ON p.cart_id = c.id
+              WHERE c.event_id = :event AND c.buyer = :buyer AND p.expires >= now() AND p.id <> ALL(:own)
+                AND p.bundled_in IS NULL
+              UNION ALL
+              SELECT p.item_id FROM orders o JOIN order_positions p ON p.order_id = o.id
+              WHERE o.event_id = :event AND o.buyer = :buyer AND o.status IN ('pending', 'paid')
+                AND p.bundled_in IS NULL
+            ) held GROUP BY item_id""";
+
+    /** Of the dates the claims name, those of the event, and whether each is on sale. */
+    private static final String NAMED_DATES = """
+            SELECT id, active FROM event_dates WHERE id = ANY(:dates) AND event_id = :event""";
+
+    private final QuotaCounter counter;
+    private final Jdbc jdbc;
+
+    ReservationReads(QuotaCounter counter, Jdbc jdbc) {
+        this.counter = counter;
+        this.jdbc = jdbc;
+    }
+
+    /** Queues in {@code reads} what deciding the locks needs, for claims of {@code itemIds} naming {@code dates}. */
+    Before before(long eventId, Set<Long> itemIds, Set<Long> namedDates, Jdbc.RoundTrip reads) {
+        return new Before(eventId, itemIds, namedDates, reads);
+    }
+
+    Jdbc.Query<Long> takenSeats(Set<Long> seatIds, Collection<Long> ownPositions, Set<Long> voucherIds) {
+        return jdbc.statement(TAKEN_SEATS).set("seats", seatIds.toArray(Long[]::new))
+                .set("own", ownPositions.toArray(Long[]::new)).set("vouchers", voucherIds.toArray(Long[]::new))
+                .reading(row -> row.getLong(1));
+    }
+
+    Jdbc.Query<long[]> voucherUsesLeft(Set<Long> voucherIds, Collection<Long> ownPositions) {
+        return jdbc.statement(VOUCHER_USES_LEFT).set("vouchers", voucherIds.toArray(Long[]::new))
+                .set("own", ownPositions.toArray(Long[]::new))
+                .reading(row -> new long[]{row.getLong(1), row.getLong(2)});
+    }
+
+    Jdbc.Query<long[]> buyerHoldings(long eventId, String buyer, Collection<Long> ownPositions) {
+        return jdbc.statement(BUYER_HOLDINGS).set("event", eventId).set("buyer", buyer)
+                .set("own", ownPositions.toArray(Long[]::new))
+                .reading(row -> new long[]{row.getLong(1), row.getLong(2)});
+    }
+
+    /** What deciding the locks reads: the claims' items (and what they bundle), their quotas, the dates they name. */
+    final class Before {
+
+        private final Jdbc.Rows<ItemForSale> items;
+        private final Jdbc.Rows<Membership> memberships;
+        private final Jdbc.Rows<Map.Entry<Long, Boolean>> dates;
+
+        private Before(long eventId, Set<Long> itemIds, Set<Long> namedDates, Jdbc.RoundTrip reads) {
+            items = reads.add(counter.itemsForSale(eventId, itemIds));
+            memberships = reads.add(counter.membershipsOnDatesOf(itemIds, namedDates));
+            dates = namedDates.isEmpty()
+                    ? null
+                    : reads.add(jdbc.statement(NAMED_DATES).set("dates", namedDates.toArray(Long[]::new))
+                            .set("event", eventId).reading(row -> Map.entry(row.getLong(1), row.getBoolean(2))));
+        }
+
+        Map<Long, ItemForSale> items() {
+            return items.all().stream().collect(Collectors.toMap(ItemForSale::id, Function.identity()));
+        }
+
+        List<Membership> memberships() {
+            return memberships.all();
+        }
+
+        Map<Long, Boolean> dates() {
+            Map<Long, Boolean> named = new HashMap<>();
+            if (dates != null) {
+                dates.all().forEach(date -> named.put(date.getKey(), date.getValue()));
+            }
+            return named;
+        }
+    }
+}

@@ -1,0 +1,193 @@
+package io.ticketing.reservations.reservation;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import io.ticketing.reservations.inventory.ItemForSale;
+import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
+import io.ticketing.reservations.inventory.QuotaCounter.Membership;
+import io.ticketing.reservations.inventory.Seat;
+import io.ticketing.reservations.inventory.Voucher;
+import io.ticketing.reservations.jdbc.Jdbc;
+import io.ticketing.reservations.locking.AdvisoryLocks;
+import io.ticketing.reservations.locking.LockTarget;
+import io.ticketing.reservations.problem.ApiException;
+
+/**
+ * Several requests' claims decided in one durable transaction: one round trip of reads before the locks, one
+ * lock call on the union of what they consume (section 2's rules apply to the union), one round trip that
+ * counts; then each request in arrival order against what is left after those before it. A request that does
+ * not fit is refused alone and never refuses another. Add-only: no claimant re-checks positions of its own. Each
+ * claim brings what its item bundles ({@link #claimsOf}).
+ */
+public final class Together {
+
+    private final Reservations engine;
+
+    private final long eventId;
+    private final List<Reservations.Claimant> claimants;
+    private final List<List<Claim>> expanded = new ArrayList<>();
+    private ReservationReads.Before read;
+
+    Together(Reservations engine, long eventId, List<Reservations.Claimant> claimants) {
+        this.engine = engine;
+        this.eventId = eventId;
+        this.claimants = claimants;
+    }
+
+    /** Queues the reads that decide the locks: every claimant's items, the quotas they are in, their dates. */
+    public void readBeforeLocks(Jdbc.RoundTrip reads) {
+        List<Claim> all = claimants.stream().flatMap(claimant -> claimant.claims().stream()).toList();
+        read = engine.reads.before(eventId, Reservations.ids(all, Claim::itemId), ReservationChecks.datesNamed(all),
+                reads);
+    }
+
+    /** The claims of claimant {@code i} as they are to be written: each followed by what its item bundles. */
+    public List<Claim> claimsOf(int i) {
+        return expanded.get(i);
+    }
+
+    /**
+     * Locks, counts and decides. {@code buyers} and {@code refusals} have one entry per claimant: its buyer (or
+     * null), and its refusal if it is refused already (its cart is gone). Returns every claimant's refusal, null
+     * for those whose claims fit and are to be written.
+     */
+    public List<ApiException> decide(List<String> buyers, List<ApiException> refusals) {
+        List<ApiException> outcome = new ArrayList<>(refusals);
+        Map<Long, ItemForSale> itemsById = read.items();
+        List<Membership> membershipsBefore = read.memberships();
+        Map<Long, Boolean> dates = read.dates();
+        Instant now = engine.deadlines.now();
+        Set<LockTarget> locked = new HashSet<>();
+        boolean[] limited = new boolean[claimants.size()];
+        for (int i = 0; i < claimants.size(); i++) {
+            Reservations.Claimant claimant = claimants.get(i);
+            List<Claim> claims = ReservationChecks.withBundles(claimant.claims(), itemsById);
+            expanded.add(claims);
+            if (outcome.get(i) != null) {
+                continue;
+            }
+            try {
+                ClaimRules.checkRules(claims, itemsById, claimant.seats(), claimant.vouchers(),
+                        membershipsBefore, dates, now);
+                limited[i] = ReservationChecks.checkBuyerKnown(claims, itemsById, buyers.get(i));
+            } catch (ApiException refused) {
+                outcome.set(i, engine.counted(refused));
+                continue;
+            }
+            locked.addAll(ReservationChecks.objectsToLock(claims, List.of(), List.of(), itemsById, claimant.seats(),
+                    claimant.vouchers(), membershipsBefore, now));
+            if (limited[i]) {
+                locked.add(LockTarget.buyer(eventId, buyers.get(i)));
+            }
+        }
+        List<Integer> open = new ArrayList<>();
+        for (int i = 0; i < claimants.size(); i++) {
+            if (outcome.get(i) == null) {
+                open.add(i);
+            }
+        }
+        if (open.isEmpty()) {
+            return outcome;
+        }
+        Map<Long, Voucher> allVouchers = new HashMap<>();
+        Map<Long, Seat> allSeats = new HashMap<>();
+        open.forEach(i -> {
+            allVouchers.putAll(claimants.get(i).vouchers());
+            allSeats.putAll(claimants.get(i).seats());
+        });
+        List<Claim> allClaims = open.stream().flatMap(i -> expanded.get(i).stream()).toList();
+
+        Jdbc.RoundTrip afterLocks = engine.jdbc.roundTrip();
+        Jdbc.Rows<CountedQuota> quotas = afterLocks.add(engine.counter.ofItemsQuery(itemsById.keySet(),
+                ReservationChecks.datesCounted(allClaims, itemsById), List.of()));
+        Map<Integer, Jdbc.Rows<Long>> takenSeats = new HashMap<>();
+        Map<Integer, Set<Long>> seatsOf = new HashMap<>();
+        for (int i : open) {
+            List<Claim> claims = expanded.get(i);
+            Set<Long> seatIds = new TreeSet<>();
+            claims.forEach(claim -> seatIds.addAll(ReservationChecks.seatIds(claim, itemsById,
+                    claimants.get(i).seats())));
+            seatsOf.put(i, seatIds);
+            if (!seatIds.isEmpty()) {
+                takenSeats.put(i, afterLocks
+                        .add(engine.reads.takenSeats(seatIds, List.of(), Reservations.ids(claims, Claim::voucherId))));
+            }
+        }
+        Set<Long> voucherIds = Reservations.ids(allClaims, Claim::voucherId);
+        Jdbc.Rows<long[]> usesLeft = voucherIds.isEmpty()
+                ? null
+                : afterLocks.add(engine.reads.voucherUsesLeft(voucherIds, List.of()));
+        Map<String, Jdbc.Rows<long[]>> heldByBuyer = new HashMap<>();
+        for (int i : open) {
+            if (limited[i]) {
+                heldByBuyer.computeIfAbsent(buyers.get(i),
+                        buyer -> afterLocks.add(engine.reads.buyerHoldings(eventId, buyer, List.of())));
+            }
+        }
+        engine.checkpoints.beforeLocks(eventId, open.size());
+        AdvisoryLocks.Held held = engine.locks.lockObjectsThen(eventId, ReservationChecks.datesNamed(allClaims), locked,
+                afterLocks);
+        engine.requireLocked(
+                ReservationChecks.objectsToLock(allClaims, List.of(), List.of(), itemsById, allSeats, allVouchers,
+                        quotas.all(), now),
+                held);
+
+        // What the claimants decided so far take, counted against the next ones.
+        Map<Long, Long> quotaTaken = new HashMap<>();
+        Set<Long> seatsTaken = new HashSet<>();
+        Map<Long, Long> voucherUsesTaken = new HashMap<>();
+        Map<String, Map<Long, Long>> buyerTaken = new HashMap<>();
+        Map<Long, Long> usesLeftCounted = new HashMap<>();
+        if (usesLeft != null) {
+            usesLeft.all().forEach(row -> usesLeftCounted.put(row[0], row[1]));
+        }
+        for (int i : open) {
+            Reservations.Claimant claimant = claimants.get(i);
+            List<Claim> claims = expanded.get(i);
+            try {
+                Jdbc.Rows<Long> taken = takenSeats.get(i);
+                Long takenSeat = seatsOf.get(i).stream().filter(seatsTaken::contains).findFirst()
+                        .orElse(taken == null ? null : taken.first().orElse(null));
+                Map<Long, Long> usesLeftNow = new HashMap<>(usesLeftCounted);
+                voucherUsesTaken.forEach((voucher, uses) -> usesLeftNow.merge(voucher, -uses, Long::sum));
+                Map<Long, Long> heldOfBuyer = limited[i]
+                        ? new HashMap<>(buyerTaken.getOrDefault(buyers.get(i), Map.of()))
+                        : null;
+                if (heldOfBuyer != null) {
+                    ReservationChecks.Left.byId(heldByBuyer.get(buyers.get(i)).all())
+                            .forEach((item, count) -> heldOfBuyer.merge(item, count, Long::sum));
+                }
+                ReservationChecks.checkFits(claims, itemsById, claimant.seats(), claimant.vouchers(),
+                        ReservationChecks.moreUses(claims, List.of()),
+                        new ReservationChecks.Left(quotas.all().stream()
+                                .map(quota -> quota.holdingMore(quotaTaken.getOrDefault(quota.id(), 0L))).toList(),
+                                takenSeat, usesLeftNow, heldOfBuyer),
+                        now, held);
+            } catch (ReservationConflict refused) {
+                outcome.set(i, engine.counted(refused));
+                continue;
+            }
+            for (Claim claim : claims) {
+                ReservationChecks.quotasGrownBy(claim, itemsById, claimant.vouchers(), quotas.all(), now)
+                        .forEach(quota -> quotaTaken.merge(quota.id(), 1L, Long::sum));
+                if (claim.voucherId() != null) {
+                    voucherUsesTaken.merge(claim.voucherId(), 1L, Long::sum);
+                }
+                if (limited[i] && claim.bundledIn() == null) {
+                    buyerTaken.computeIfAbsent(buyers.get(i), buyer -> new HashMap<>())
+                            .merge(claim.itemId(), 1L, Long::sum);
+                }
+            }
+            seatsTaken.addAll(seatsOf.get(i));
+        }
+        engine.checkpoints.afterChecks(eventId, open.size());
+        return outcome;
+    }
+}
