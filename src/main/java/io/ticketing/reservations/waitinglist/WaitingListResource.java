@@ -57,7 +57,7 @@ public class WaitingListResource {
 
     @Operation(operationId = "joinWaitingList", summary = "Wait for places of an item that cannot sell them now", description = "Capacity freed while entries wait is offered to them first, in order: highest priority, then oldest. An offer is a voucher for the entry's quantity of the item, shown in the entry and sent as the webhook `waiting_list.offered`; buy with it as with any voucher before it runs out.")
     @APIResponseSchema(value = WaitingListView.class, responseCode = "201", responseDescription = "The entry; its id is its credential")
-    @APIResponse(responseCode = "409", description = "The list is off, the item can still sell the quantity, or this email waits for the item already.", extensions = @Extension(name = ApiDocs.CODES, value = "waiting_list_off item_available already_waiting"))
+    @APIResponse(responseCode = "409", description = "The list is off, the item is not on sale (inactive, or in no quota), the item can still sell the quantity, or this email waits for the item already.", extensions = @Extension(name = ApiDocs.CODES, value = "waiting_list_off item_unavailable item_available already_waiting"))
     @APIResponse(responseCode = "403", description = "A buyer no shop vouched for: a storefront names its buyer with a buyer_token.", extensions = @Extension(name = ApiDocs.CODES, value = "buyer_unverified"))
     @POST
     @RolesAllowed(Roles.STOREFRONT)

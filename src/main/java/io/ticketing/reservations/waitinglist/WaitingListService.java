@@ -32,22 +32,23 @@ public class WaitingListService {
     private final WaitingListViews views;
     private final QuotaCounter counter;
     private final FreedCapacity freed;
-
     private final BuyerTokens buyers;
 
     WaitingListService(WaitingListRows rows, WaitingListViews views, QuotaCounter counter, FreedCapacity freed,
             BuyerTokens buyers) {
-        this.buyers = buyers;
         this.rows = rows;
         this.views = views;
         this.counter = counter;
         this.freed = freed;
+        this.buyers = buyers;
     }
 
     /**
-     * A new waiting entry, if the list is on (else 409 {@code waiting_list_off}), the item cannot sell the quantity
-     * now to anyone it is not offered to (else 409 {@code item_available}), and no entry of this email waits for
-     * the item or holds its offer (else 409 {@code already_waiting}, also from the unique index when two race).
+     * A new waiting entry, if the list is on (else 409 {@code waiting_list_off}), the item is on sale but for
+     * capacity (else 409 {@code item_unavailable}: an entry of an item off sale is never offered, and would keep
+     * from the items beside it what it waits for), it cannot sell the quantity now to anyone it is not offered to
+     * (else 409 {@code item_available}), and no entry of this email waits for the item or holds its offer (else 409
+     * {@code already_waiting}, also from the unique index when two race).
      */
     @Transactional
     public WaitingListView join(Event event, WaitingListRequests.Join request) {
@@ -59,8 +60,13 @@ public class WaitingListService {
         }
         Item item = Item.findInEvent(event.id, request.itemId())
                 .orElseThrow(() -> new NotFoundException("item", request.itemId()));
+        List<CountedQuota> quotas = counter.ofItems(List.of(item.id), List.of()).stream()
+                .filter(quota -> quota.itemIds().contains(item.id)).toList();
+        if (!item.active || quotas.isEmpty()) {
+            throw WaitingListConflict.itemUnavailable(item);
+        }
         int wanted = request.places();
-        Integer left = leftForSale(item);
+        Integer left = leftForSale(quotas);
         if (left == null || left >= wanted) {
             throw WaitingListConflict.itemAvailable(item, left);
         }
@@ -118,18 +124,10 @@ public class WaitingListService {
     }
 
     /**
-     * What the item can sell now to buyers the list offers nothing: the least its finite quotas have left for sale;
-     * null when nothing limits it; 0 when it is not on sale (inactive, or in no quota).
+     * What an item on sale in {@code quotas} can sell now to buyers the list offers nothing: the least its finite
+     * quotas have left for sale; null when nothing limits it.
      */
-    private Integer leftForSale(Item item) {
-        if (!item.active) {
-            return 0;
-        }
-        List<CountedQuota> quotas = counter.ofItems(List.of(item.id), List.of()).stream()
-                .filter(quota -> quota.itemIds().contains(item.id)).toList();
-        if (quotas.isEmpty()) {
-            return 0;
-        }
+    private static Integer leftForSale(List<CountedQuota> quotas) {
         return quotas.stream().filter(CountedQuota::isFinite).map(quota -> quota.availability().leftForSale())
                 .min(Integer::compare).orElse(null);
     }
