@@ -6,6 +6,8 @@ import java.util.Objects;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
 import io.ticketing.reservations.auth.RandomIds;
 import io.ticketing.reservations.buyer.BuyerTokens;
 import io.ticketing.reservations.concurrency.IfMatch;
@@ -17,13 +19,16 @@ import io.ticketing.reservations.inventory.FreedCapacity;
 import io.ticketing.reservations.inventory.Item;
 import io.ticketing.reservations.inventory.QuotaCounter;
 import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
+import io.ticketing.reservations.limits.HolderLimits;
+import io.ticketing.reservations.locking.DurableTransaction;
 import io.ticketing.reservations.problem.NotFoundException;
 import io.ticketing.reservations.problem.ValidationException;
 
 /**
  * The waiting list (contract section 9): buyers join the list of an item that cannot sell what they want; what frees
  * up is offered to them in order ({@link Offers}). Joining, leaving and reading take no inventory lock: a waiting
- * entry makes nothing scarcer that was sold or held, and an offer, which does, is made under the locks.
+ * entry makes nothing scarcer that was sold or held, and an offer, which does, is made under the locks. Joining
+ * locks the client and the buyer it counts ({@link HolderLimits}).
  */
 @ApplicationScoped
 public class WaitingListService {
@@ -33,25 +38,33 @@ public class WaitingListService {
     private final QuotaCounter counter;
     private final FreedCapacity freed;
     private final BuyerTokens buyers;
+    private final HolderLimits limits;
+    private final HolderLimits.Limit entryLimit;
 
     WaitingListService(WaitingListRows rows, WaitingListViews views, QuotaCounter counter, FreedCapacity freed,
-            BuyerTokens buyers) {
+            BuyerTokens buyers, HolderLimits limits,
+            @ConfigProperty(name = "waiting-list.entries-per-client") int entriesPerClient,
+            @ConfigProperty(name = "waiting-list.entries-per-buyer") int entriesPerBuyer) {
+        this.entryLimit = new HolderLimits.Limit(entriesPerClient, entriesPerBuyer, "too_many_entries",
+                "waiting list entries", "wait for an offer to the ones you have, or leave one");
         this.rows = rows;
         this.views = views;
         this.counter = counter;
         this.freed = freed;
         this.buyers = buyers;
+        this.limits = limits;
     }
 
     /**
      * A new waiting entry, if the list is on (else 409 {@code waiting_list_off}), the item is on sale but for
      * capacity (else 409 {@code item_unavailable}: an entry of an item off sale is never offered, and would keep
      * from the items beside it what it waits for), it cannot sell the quantity now to anyone it is not offered to
-     * (else 409 {@code item_available}), and no entry of this email waits for the item or holds its offer (else 409
-     * {@code already_waiting}, also from the unique index when two race).
+     * (else 409 {@code item_available}), {@code client} and the buyer hold fewer open entries of the event than
+     * they may (else 429 {@code too_many_entries}), and no entry of this email waits for the item or holds its offer
+     * (else 409 {@code already_waiting}, also from the unique index when two race).
      */
-    @Transactional
-    public WaitingListView join(Event event, WaitingListRequests.Join request) {
+    @DurableTransaction
+    public WaitingListView join(Event event, String client, WaitingListRequests.Join request) {
         if (!event.waitingListEnabled) {
             throw WaitingListConflict.off(event);
         }
@@ -70,8 +83,11 @@ public class WaitingListService {
         if (left == null || left >= wanted) {
             throw WaitingListConflict.itemAvailable(item, left);
         }
-        return views.of(rows.insert(RandomIds.next(), event.id, item.id, wanted, request.email().strip(),
-                buyers.buyer(event, request.buyer(), request.buyerToken())));
+        String buyer = buyers.buyer(event, request.buyer(), request.buyerToken());
+        limits.requireRoom(event, entryLimit, client, buyer, holder -> rows.openOfClient(event.id, holder),
+                holder -> rows.openOfBuyer(event.id, holder));
+        return views.of(rows.insert(RandomIds.next(), event.id, item.id, wanted, request.email().strip(), buyer,
+                client));
     }
 
     @Transactional(Transactional.TxType.SUPPORTS)

@@ -2,6 +2,7 @@ package io.ticketing.reservations.waitinglist;
 
 import static io.ticketing.reservations.support.Api.addToCart;
 import static io.ticketing.reservations.support.Api.admin;
+import static io.ticketing.reservations.support.Api.buyerToken;
 import static io.ticketing.reservations.support.Api.cartWith;
 import static io.ticketing.reservations.support.Api.checkout;
 import static io.ticketing.reservations.support.Api.newCart;
@@ -12,6 +13,7 @@ import static io.ticketing.reservations.support.Api.storefront;
 import static io.ticketing.reservations.support.Api.storefrontAvailable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.notNullValue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -28,8 +30,8 @@ import io.ticketing.reservations.support.Sql;
 
 /**
  * The waiting list in a browser's hands (contract section 9, added 2026-11-26): the storefront token that joins it
- * sits in browsers, so a join needs an item on sale but for capacity, and entries of an item taken off sale hold
- * nothing back while it is off.
+ * sits in browsers, so a join needs an item on sale but for capacity, entries of an item taken off sale hold nothing
+ * back while it is off, and joins are limited per client address and per buyer as queue tickets are.
  */
 @QuarkusTest
 class WaitingListAbuseTest {
@@ -129,5 +131,38 @@ class WaitingListAbuseTest {
         storefront().get(LIST + "/{entry}", event, entry).then().statusCode(200).body("status", equalTo("waiting"))
                 .body("position", equalTo(0));
         Oracle.assertNeverOversold(sql, event);
+    }
+
+    /** Four open entries a client address and four a buyer (the defaults); one left makes room for another. */
+    @Test
+    void joinsAreLimitedPerClientAndPerBuyerAsQueueTicketsAre() {
+        String event = eventWithList("list-limits");
+        long item = newItem(event, "Ticket", "10");
+        newQuota(event, 0, List.of(item));
+
+        List<String> entries = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            entries.add(join(event, "198.51.100.70", item, 1, "bot" + i + "@example.com").then().statusCode(201)
+                    .extract().path("id"));
+        }
+        join(event, "198.51.100.70", item, 1, "bot4@example.com").then().statusCode(429)
+                .contentType("application/problem+json").body("code", equalTo("too_many_entries"))
+                .header("Retry-After", notNullValue());
+        join(event, "198.51.100.71", item, 1, "bot4@example.com").then().statusCode(201);
+        storefront().delete(LIST + "/{entry}", event, entries.get(0)).then().statusCode(204);
+        join(event, "198.51.100.70", item, 1, "bot5@example.com").then().statusCode(201);
+
+        String ada = buyerToken(event, "ada");
+        for (int i = 0; i < 5; i++) {
+            Response joined = storefront().header("X-Forwarded-For", "203.0.113." + (80 + i))
+                    .body(Map.of("item_id", item, "email", "ada" + i + "@example.com", "buyer_token", ada))
+                    .post(LIST, event);
+            if (i < 4) {
+                joined.then().statusCode(201).body("buyer", equalTo("ada"));
+            } else {
+                joined.then().statusCode(429).body("code", equalTo("too_many_entries"))
+                        .header("Retry-After", notNullValue());
+            }
+        }
     }
 }
