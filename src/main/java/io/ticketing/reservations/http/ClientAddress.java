@@ -21,8 +21,8 @@ import io.vertx.ext.web.RoutingContext;
  * peer is a trusted proxy ({@code http.trusted-proxies}, {@code TRUSTED_PROXIES}: the ingress controllers'
  * addresses or ranges), whose {@code X-Forwarded-For} is then read from the right, skipping trusted proxies: the
  * first address no trusted proxy added is the one a client could not choose, whether the proxies in front set the
- * header or append to it. What limits queue tickets per client (contract section 8); read only there, so every
- * other request pays nothing for it.
+ * header or append to it. What limits queue tickets and waiting list entries per client (contract sections 8 and
+ * 9); read only there, so every other request pays nothing for it.
  */
 @ApplicationScoped
 public class ClientAddress {

@@ -120,8 +120,9 @@ public class InventoryService {
     }
 
     /**
-     * Name, price, whether it is on sale and its per-buyer limit. None of them makes a quota, seat or voucher scarcer,
-     * so no lock: each applies to holds taken from now on (a lower limit does not take back what a buyer has).
+     * Name, price, whether it is on sale and its per-buyer limit. None of them makes a quota, seat or voucher scarcer
+     * for what is held or sold, so no lock: each applies to holds taken from now on (a lower limit does not take back
+     * what a buyer has). An item back on sale has its waiting entries count again, and offered what is free.
      */
     @Transactional
     public InventoryViews.ItemView updateItem(Event event, long itemId, IfMatch ifMatch,
@@ -134,6 +135,7 @@ public class InventoryService {
         if (changes.price() != null) {
             item.price = new BigDecimal(changes.price());
         }
+        boolean backOnSale = Boolean.TRUE.equals(changes.active()) && !item.active;
         if (changes.active() != null) {
             item.active = changes.active();
         }
@@ -146,6 +148,9 @@ public class InventoryService {
             changePrices(event, item, changes.prices());
         }
         item.flush();
+        if (backOnSale) {
+            freed.of(event);
+        }
         return itemView(item);
     }
 

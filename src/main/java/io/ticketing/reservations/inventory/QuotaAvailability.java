@@ -3,13 +3,13 @@ package io.ticketing.reservations.inventory;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
- * What a quota has left, and why (contract section 1), and what its items' waiting lists wait for (section 9).
- * {@code size} and the number are null when unlimited.
+ * What a quota has left, and why (contract section 1), and what the waiting lists of its items on sale wait for
+ * (section 9). {@code size} and the number are null when unlimited.
  */
 public record QuotaAvailability(boolean available, @Schema(nullable = true) Integer availableNumber,
         @Schema(nullable = true) Integer size, long paidOrders,
         long pendingOrders, long cartPositions, long blockingVouchers,
-        @Schema(description = "places the waiting entries of the quota's items wait for; what is left for anyone else is available_number less these") long waitingList) {
+        @Schema(description = "places the waiting entries of the quota's items on sale wait for; what is left for anyone else is available_number less these") long waitingList) {
 
     /** The same quota with {@code positions} more held: what is left after claims decided before, in a batch. */
     public QuotaAvailability holdingMore(long positions) {

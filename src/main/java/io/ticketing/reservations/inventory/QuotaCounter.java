@@ -27,8 +27,10 @@ public class QuotaCounter {
     /**
      * One row per quota selected by the {@code quota} CTE that precedes it: its size, member items, the four
      * numbers, the vouchers that block in it now and what its items' waiting lists wait for (V18's counter), all
-     * from one snapshot. Holds: see V5 for why the two bucket ranges count exactly the live ones. The counters count
-     * every live hold (V16) per item and date (V19): a quota of one date counts its date's and those of no date
+     * from one snapshot. The entries of an item off sale hold nothing back while it is off (contract section 9); its
+     * {@code active} is read only where something waits, so a quota with no list costs what it did. Holds: see V5
+     * for why the two bucket ranges count exactly the live ones. The counters count every live hold (V16) per item
+     * and date (V19): a quota of one date counts its date's and those of no date
      * (passes); a quota of no date counts every date's, which only an event with dates ({@code dated}) has, so that
      * an event without dates reads the short ranges it always did. A hold is then left out of a quota's
      * {@code carts} when its voucher blocks in that quota now (the voucher counts that capacity), or when it is being
@@ -75,7 +77,8 @@ public class QuotaCounter {
                          + (SELECT coalesce(sum(positions), 0) FROM item_holds WHERE item_id = m.item_id
                             AND date_id > 0 AND width = 60 AND bucket > hold_bucket(now(), 60))
                        ELSE 0 END AS carts,
-                (SELECT coalesce(sum(quantity), 0) FROM item_waiting WHERE item_id = m.item_id) AS waiting
+                (SELECT coalesce(sum(w.quantity), 0) FROM item_waiting w WHERE w.item_id = m.item_id AND w.quantity > 0
+                   AND EXISTS (SELECT 1 FROM items i WHERE i.id = w.item_id AND i.active)) AS waiting
               FROM member m)
             SELECT q.id, q.name, q.size, array_remove(array_agg(u.item_id ORDER BY u.item_id), NULL),
               coalesce(sum(u.paid), 0), coalesce(sum(u.pending), 0),

@@ -12,14 +12,15 @@ import io.ticketing.reservations.auth.Sha256;
  * <p>Key layout, one signed 64-bit key space: bits 63..56 hold the type tag, bits 55..0 the row id.
  * <pre>
  *   0x01 event (bit 55 clear) or date (bit 55 set)    0x02 quota    0x03 seat    0x04 voucher    0x05 buyer
- *   0x06 queue holder
+ *   0x06 holder
  * </pre>
  * Events and dates share a tag, telling themselves apart by bit 55, so that their ids have 55 bits and every date
  * key sorts after every event key and before every object key: a transaction takes its event's key, then its dates',
  * then its objects', as containers before what they contain.
  * A buyer (contract section 8) has no row: its id is the first 56 bits of SHA-256 over its event's id and the
- * storefront's buyer id. Two buyers whose bits collide merely wait for each other; neither can pass a limit. A queue
- * holder (a client address or a buyer taking waiting room tickets, section 8) is hashed the same way.
+ * storefront's buyer id. Two buyers whose bits collide merely wait for each other; neither can pass a limit. A
+ * holder (a client address or a buyer taking queue tickets or waiting list entries, sections 8 and 9) is hashed the
+ * same way.
  * Tags are never 0, so no key of ours meets Flyway's migration lock (built from {@code 0x46 << 40}, whose
  * top byte is 0). Every tag is below 0x80, so keys are positive and sort by type, then id.
  */
@@ -28,7 +29,7 @@ public record LockTarget(Space space, long id, Long date) {
     public enum Space {
         EVENT(0x01L << 56, CONTAINER_ID), DATE(0x01L << 56 | 1L << 55, CONTAINER_ID), QUOTA(0x02L << 56,
                 MAX_ID), SEAT(0x03L << 56, MAX_ID), VOUCHER(0x04L << 56,
-                        MAX_ID), BUYER(0x05L << 56, MAX_ID), QUEUE_HOLDER(0x06L << 56, MAX_ID);
+                        MAX_ID), BUYER(0x05L << 56, MAX_ID), HOLDER(0x06L << 56, MAX_ID);
 
         private final long prefix;
         private final long maxId;
@@ -76,9 +77,12 @@ public record LockTarget(Space space, long id, Long date) {
         return new LockTarget(Space.BUYER, hashed(eventId + ":" + buyer), null);
     }
 
-    /** One {@code kind} of holder (client, buyer) of an event's queue tickets: what a ticket limit counts under. */
-    public static LockTarget queueHolder(long eventId, String kind, String holder) {
-        return new LockTarget(Space.QUEUE_HOLDER, hashed(eventId + ":" + kind + ":" + holder), null);
+    /**
+     * One {@code kind} of holder (client, buyer) of what an event hands to browsers: what a limit of queue tickets or
+     * waiting list entries counts under.
+     */
+    public static LockTarget holder(long eventId, String kind, String holder) {
+        return new LockTarget(Space.HOLDER, hashed(eventId + ":" + kind + ":" + holder), null);
     }
 
     private static long hashed(String name) {

@@ -64,9 +64,10 @@ public class Offers implements TaskHandler {
             UPDATE waiting_list_entries e SET status = 'expired', version = e.version + 1
             FROM vouchers v
             WHERE v.id = e.voucher_id AND e.event_id = :event AND e.status = 'offered' AND v.valid_until < now()""";
+    /** An item off sale offers nothing (contract section 9): its entries wait, and its quotas are not locked for it. */
     private static final String ITEMS_WAITED_FOR = """
             SELECT w.item_id FROM item_waiting w JOIN items i ON i.id = w.item_id
-            WHERE i.event_id = :event AND w.quantity > 0 ORDER BY w.item_id""";
+            WHERE i.event_id = :event AND i.active AND w.quantity > 0 ORDER BY w.item_id""";
     /** An item's queue in offer order, locked: the first entries, as many as could get an offer. */
     private static final String QUEUE = """
             SELECT id, item_id, quantity, priority, seq FROM waiting_list_entries

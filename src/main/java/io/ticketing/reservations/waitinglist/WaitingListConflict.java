@@ -23,6 +23,17 @@ final class WaitingListConflict extends ApiException {
                         + " has dates; its waiting list is off, since offers are per item, not per date.");
     }
 
+    /**
+     * The item is not on sale for reasons other than capacity (inactive, or in no quota): nothing would ever be
+     * offered, and what its entries wait for would be kept from the items sold beside it.
+     */
+    static WaitingListConflict itemUnavailable(Item item) {
+        WaitingListConflict conflict = new WaitingListConflict("item_unavailable", "Item " + item.id
+                + " is not on sale (inactive, or in no quota); its waiting list opens when it is on sale.");
+        conflict.with("item_id", item.id);
+        return conflict;
+    }
+
     /** The item can sell {@code left} of what was asked for (null: any number): buy it instead of waiting. */
     static WaitingListConflict itemAvailable(Item item, Integer left) {
         WaitingListConflict conflict = new WaitingListConflict("item_available", "Item " + item.id + " can still sell "

@@ -20,8 +20,8 @@ class WaitingListRows {
     private static final String WITH_OFFER = " LEFT JOIN vouchers v ON v.id = e.voucher_id";
 
     private static final String INSERT = """
-            WITH e AS (INSERT INTO waiting_list_entries (id, event_id, item_id, quantity, email, buyer)
-                       VALUES (:id, :event, :item, :quantity, :email, :buyer) RETURNING *)
+            WITH e AS (INSERT INTO waiting_list_entries (id, event_id, item_id, quantity, email, buyer, client)
+                       VALUES (:id, :event, :item, :quantity, :email, :buyer, :client) RETURNING *)
             SELECT\s""" + COLUMNS + " FROM e" + WITH_OFFER;
     private static final String FIND = "SELECT " + COLUMNS + " FROM waiting_list_entries e" + WITH_OFFER
             + " WHERE e.id = :id AND e.event_id = :event";
@@ -32,6 +32,13 @@ class WaitingListRows {
             SELECT count(*) FROM waiting_list_entries w
             WHERE w.item_id = :item AND w.status = 'waiting'
               AND (w.priority > :priority OR w.priority = :priority AND w.seq < :seq)""";
+    /** The entries of one client, or one buyer, still open: waiting, or holding an offer (contract section 9). */
+    private static final String OPEN_OF_CLIENT = """
+            SELECT count(*) FROM waiting_list_entries
+            WHERE event_id = :event AND client = :client AND status IN ('waiting', 'offered')""";
+    private static final String OPEN_OF_BUYER = """
+            SELECT count(*) FROM waiting_list_entries
+            WHERE event_id = :event AND buyer = :buyer AND status IN ('waiting', 'offered')""";
     private static final String LIST = "SELECT " + COLUMNS + " FROM waiting_list_entries e" + WITH_OFFER
             + " WHERE e.event_id = :event AND e.seq > :after";
     private static final String CANCEL = """
@@ -67,9 +74,21 @@ class WaitingListRows {
         this.jdbc = jdbc;
     }
 
-    Entry insert(String id, long eventId, long itemId, int quantity, String email, String buyer) {
+    /** A new entry of {@code client} (its address) and {@code buyer} (null: none). */
+    Entry insert(String id, long eventId, long itemId, int quantity, String email, String buyer, String client) {
         return jdbc.statement(INSERT).set("id", id).set("event", eventId).set("item", itemId)
-                .set("quantity", quantity).set("email", email).set("buyer", buyer).list(WaitingListRows::entry).get(0);
+                .set("quantity", quantity).set("email", email).set("buyer", buyer).set("client", client)
+                .list(WaitingListRows::entry).get(0);
+    }
+
+    long openOfClient(long eventId, String client) {
+        return jdbc.statement(OPEN_OF_CLIENT).set("event", eventId).set("client", client).list(row -> row.getLong(1))
+                .get(0);
+    }
+
+    long openOfBuyer(long eventId, String buyer) {
+        return jdbc.statement(OPEN_OF_BUYER).set("event", eventId).set("buyer", buyer).list(row -> row.getLong(1))
+                .get(0);
     }
 
     Optional<Entry> find(long eventId, String id) {

@@ -6,6 +6,8 @@ import java.util.Objects;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
 import io.ticketing.reservations.auth.RandomIds;
 import io.ticketing.reservations.buyer.BuyerTokens;
 import io.ticketing.reservations.concurrency.IfMatch;
@@ -17,13 +19,16 @@ import io.ticketing.reservations.inventory.FreedCapacity;
 import io.ticketing.reservations.inventory.Item;
 import io.ticketing.reservations.inventory.QuotaCounter;
 import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
+import io.ticketing.reservations.limits.HolderLimits;
+import io.ticketing.reservations.locking.DurableTransaction;
 import io.ticketing.reservations.problem.NotFoundException;
 import io.ticketing.reservations.problem.ValidationException;
 
 /**
  * The waiting list (contract section 9): buyers join the list of an item that cannot sell what they want; what frees
  * up is offered to them in order ({@link Offers}). Joining, leaving and reading take no inventory lock: a waiting
- * entry makes nothing scarcer that was sold or held, and an offer, which does, is made under the locks.
+ * entry makes nothing scarcer that was sold or held, and an offer, which does, is made under the locks. Joining
+ * locks the client and the buyer it counts ({@link HolderLimits}).
  */
 @ApplicationScoped
 public class WaitingListService {
@@ -32,25 +37,34 @@ public class WaitingListService {
     private final WaitingListViews views;
     private final QuotaCounter counter;
     private final FreedCapacity freed;
-
     private final BuyerTokens buyers;
+    private final HolderLimits limits;
+    private final HolderLimits.Limit entryLimit;
 
     WaitingListService(WaitingListRows rows, WaitingListViews views, QuotaCounter counter, FreedCapacity freed,
-            BuyerTokens buyers) {
-        this.buyers = buyers;
+            BuyerTokens buyers, HolderLimits limits,
+            @ConfigProperty(name = "waiting-list.entries-per-client") int entriesPerClient,
+            @ConfigProperty(name = "waiting-list.entries-per-buyer") int entriesPerBuyer) {
+        this.entryLimit = new HolderLimits.Limit(entriesPerClient, entriesPerBuyer, "too_many_entries",
+                "waiting list entries", "wait for an offer to the ones you have, or leave one");
         this.rows = rows;
         this.views = views;
         this.counter = counter;
         this.freed = freed;
+        this.buyers = buyers;
+        this.limits = limits;
     }
 
     /**
-     * A new waiting entry, if the list is on (else 409 {@code waiting_list_off}), the item cannot sell the quantity
-     * now to anyone it is not offered to (else 409 {@code item_available}), and no entry of this email waits for
-     * the item or holds its offer (else 409 {@code already_waiting}, also from the unique index when two race).
+     * A new waiting entry, if the list is on (else 409 {@code waiting_list_off}), the item is on sale but for
+     * capacity (else 409 {@code item_unavailable}: an entry of an item off sale is never offered, and would keep
+     * from the items beside it what it waits for), it cannot sell the quantity now to anyone it is not offered to
+     * (else 409 {@code item_available}), {@code client} and the buyer hold fewer open entries of the event than
+     * they may (else 429 {@code too_many_entries}), and no entry of this email waits for the item or holds its offer
+     * (else 409 {@code already_waiting}, also from the unique index when two race).
      */
-    @Transactional
-    public WaitingListView join(Event event, WaitingListRequests.Join request) {
+    @DurableTransaction
+    public WaitingListView join(Event event, String client, WaitingListRequests.Join request) {
         if (!event.waitingListEnabled) {
             throw WaitingListConflict.off(event);
         }
@@ -59,13 +73,21 @@ public class WaitingListService {
         }
         Item item = Item.findInEvent(event.id, request.itemId())
                 .orElseThrow(() -> new NotFoundException("item", request.itemId()));
+        List<CountedQuota> quotas = counter.ofItems(List.of(item.id), List.of()).stream()
+                .filter(quota -> quota.itemIds().contains(item.id)).toList();
+        if (!item.active || quotas.isEmpty()) {
+            throw WaitingListConflict.itemUnavailable(item);
+        }
         int wanted = request.places();
-        Integer left = leftForSale(item);
+        Integer left = leftForSale(quotas);
         if (left == null || left >= wanted) {
             throw WaitingListConflict.itemAvailable(item, left);
         }
-        return views.of(rows.insert(RandomIds.next(), event.id, item.id, wanted, request.email().strip(),
-                buyers.buyer(event, request.buyer(), request.buyerToken())));
+        String buyer = buyers.buyer(event, request.buyer(), request.buyerToken());
+        limits.requireRoom(event, entryLimit, client, buyer, holder -> rows.openOfClient(event.id, holder),
+                holder -> rows.openOfBuyer(event.id, holder));
+        return views.of(rows.insert(RandomIds.next(), event.id, item.id, wanted, request.email().strip(), buyer,
+                client));
     }
 
     @Transactional(Transactional.TxType.SUPPORTS)
@@ -118,18 +140,10 @@ public class WaitingListService {
     }
 
     /**
-     * What the item can sell now to buyers the list offers nothing: the least its finite quotas have left for sale;
-     * null when nothing limits it; 0 when it is not on sale (inactive, or in no quota).
+     * What an item on sale in {@code quotas} can sell now to buyers the list offers nothing: the least its finite
+     * quotas have left for sale; null when nothing limits it.
      */
-    private Integer leftForSale(Item item) {
-        if (!item.active) {
-            return 0;
-        }
-        List<CountedQuota> quotas = counter.ofItems(List.of(item.id), List.of()).stream()
-                .filter(quota -> quota.itemIds().contains(item.id)).toList();
-        if (quotas.isEmpty()) {
-            return 0;
-        }
+    private static Integer leftForSale(List<CountedQuota> quotas) {
         return quotas.stream().filter(CountedQuota::isFinite).map(quota -> quota.availability().leftForSale())
                 .min(Integer::compare).orElse(null);
     }

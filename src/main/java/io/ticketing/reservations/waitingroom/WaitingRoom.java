@@ -3,8 +3,6 @@ package io.ticketing.reservations.waitingroom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
@@ -15,17 +13,16 @@ import io.ticketing.reservations.auth.RandomIds;
 import io.ticketing.reservations.buyer.BuyerTokens;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.event.EventService;
-import io.ticketing.reservations.locking.AdvisoryLocks;
+import io.ticketing.reservations.limits.HolderLimits;
 import io.ticketing.reservations.locking.DurableTransaction;
-import io.ticketing.reservations.locking.LockTarget;
 import io.ticketing.reservations.problem.ApiException;
 import io.ticketing.reservations.problem.NotFoundException;
-import io.ticketing.reservations.reservation.ReservationCheckpoints;
 
 /**
  * An event's waiting room (contract section 8): buyers take queue tickets, {@link Admissions} admits them at the
  * configured rate, and an admitted ticket carries a signed token the event's cart endpoints require while the
- * room is on. Reading tickets never locks; taking one locks its client and buyer, never inventory.
+ * room is on. Reading tickets never locks; taking one locks its client and buyer ({@link HolderLimits}), never
+ * inventory.
  */
 @ApplicationScoped
 public class WaitingRoom {
@@ -36,32 +33,28 @@ public class WaitingRoom {
     private final QueueTickets tickets;
     private final AdmissionTokens tokens;
     private final BuyerTokens buyers;
-    private final AdvisoryLocks locks;
-    private final ReservationCheckpoints checkpoints;
+    private final HolderLimits limits;
     private final Clock clock;
-    private final int ticketsPerClient;
-    private final int ticketsPerBuyer;
+    private final HolderLimits.Limit ticketLimit;
 
     WaitingRoom(EventService events, QueueTickets tickets, AdmissionTokens tokens, BuyerTokens buyers,
-            AdvisoryLocks locks, ReservationCheckpoints checkpoints, Clock clock,
+            HolderLimits limits, Clock clock,
             @ConfigProperty(name = "waiting-room.tickets-per-client") int ticketsPerClient,
             @ConfigProperty(name = "waiting-room.tickets-per-buyer") int ticketsPerBuyer) {
-        this.ticketsPerClient = ticketsPerClient;
-        this.ticketsPerBuyer = ticketsPerBuyer;
+        this.ticketLimit = new HolderLimits.Limit(ticketsPerClient, ticketsPerBuyer, "too_many_tickets", "tickets",
+                "poll the one you have");
         this.events = events;
         this.tickets = tickets;
         this.tokens = tokens;
         this.buyers = buyers;
-        this.locks = locks;
-        this.checkpoints = checkpoints;
+        this.limits = limits;
         this.clock = clock;
     }
 
     /**
      * A new queue ticket for {@code client} (its address) and the buyer {@code buyerToken} vouches for (or none),
      * unless they hold as many as they may (contract section 8: a bot taking thousands would be almost sure to be
-     * first when the room opens): 429 {@code too_many_tickets}. A ticket counts until its admission runs out. The
-     * client and the buyer are locked while they are counted, so that a burst of joins cannot all count too few.
+     * first when the room opens): 429 {@code too_many_tickets}. A ticket counts until its admission runs out.
      */
     @DurableTransaction
     public QueueTicketView join(Event event, String client, String buyerToken) {
@@ -70,20 +63,9 @@ public class WaitingRoom {
                     "Event '" + event.slug + "' has no waiting room on; go straight to the carts.");
         }
         String buyer = buyers.buyer(event, null, buyerToken);
-        List<LockTarget> holders = new ArrayList<>(List.of(LockTarget.queueHolder(event.id, "client", client)));
-        if (buyer != null) {
-            holders.add(LockTarget.queueHolder(event.id, "buyer", buyer));
-        }
-        checkpoints.beforeLocks(event.id, 1);
-        locks.lockObjects(event.id, holders);
-        boolean full = tickets.heldByClient(event.id, client, event.cartTtlSeconds) >= ticketsPerClient
-                || buyer != null && tickets.heldByBuyer(event.id, buyer, event.cartTtlSeconds) >= ticketsPerBuyer;
-        checkpoints.afterChecks(event.id, 1);
-        if (full) {
-            throw new ApiException(429, "too_many_tickets", "Too Many Requests", "This client, or this buyer, holds"
-                    + " as many tickets of event '" + event.slug + "' as it may; poll the one you have.")
-                    .retryAfter(Duration.ofSeconds(60));
-        }
+        limits.requireRoom(event, ticketLimit, client, buyer,
+                holder -> tickets.heldByClient(event.id, holder, event.cartTtlSeconds),
+                holder -> tickets.heldByBuyer(event.id, holder, event.cartTtlSeconds));
         String id = RandomIds.next();
         tickets.join(id, event.id, event.opensAt, client, buyer);
         return ticket(event, id);

@@ -366,7 +366,9 @@ public final class FaultSuite {
      * exactly once, in the list's order, and the quota never hold more than its size.
      */
     private String waitingListOnTwoReplicas() throws Exception {
-        List<Service> replicas = replicas(Map.of(), Map.of());
+        // Forty buyers, who here share one address.
+        Map<String, String> oneAddress = Map.of("WAITING_LIST_ENTRIES_PER_CLIENT", "40");
+        List<Service> replicas = replicas(oneAddress, oneAddress);
         Service first = replicas.get(0);
         String slug = "list-" + System.nanoTime();
         long eventId = id(admin(first, "/api/v1/events",

@@ -257,8 +257,14 @@ abstract class OracleProperty {
     private String waitingList() {
         int dice = random.nextInt(4);
         if (dice == 0 || entries.isEmpty()) {
-            Response joined = storefront().body(Map.of("item_id", any(items), "quantity", 1 + random.nextInt(2),
-                    "email", "fan" + random.nextInt(6) + "@example.com")).post(EVENT + "/waiting_list", event);
+            long item = any(items);
+            int quantity = 1 + random.nextInt(2);
+            int fan = random.nextInt(6);
+            // Each fan joins from an address of its own, as buyers do: one address for all would soon meet the
+            // per-client limit of joins.
+            Response joined = storefront().header("X-Forwarded-For", "198.51.100." + (100 + fan))
+                    .body(Map.of("item_id", item, "quantity", quantity, "email", "fan" + fan + "@example.com"))
+                    .post(EVENT + "/waiting_list", event);
             if (joined.statusCode() == 201) {
                 entries.add(joined.jsonPath().getString("id"));
             }

@@ -351,7 +351,8 @@ abstract class Races {
         admin().header("If-Match", "\"0\"").body(Map.of("waiting_list", Map.of("enabled", true)))
                 .patch(EVENT, event).then().statusCode(200);
         for (int i = 0; i < 20; i++) {
-            storefront().body(Map.of("item_id", item, "email", "fan" + i + "@example.com"))
+            storefront().header("X-Forwarded-For", "203.0.113." + i)
+                    .body(Map.of("item_id", item, "email", "fan" + i + "@example.com"))
                     .post(EVENT + "/waiting_list", event).then().statusCode(201);
         }
         // Off while the tickets are freed, so that only the racing runs offer them.

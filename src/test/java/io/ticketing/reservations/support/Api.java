@@ -61,6 +61,15 @@ public final class Api {
                 .extract().jsonPath().getInt("available_number");
     }
 
+    /** What the storefront's availability says {@code item} can sell now: null when nothing limits it. */
+    public static Integer storefrontAvailable(String event, long item) {
+        List<Map<String, Object>> items = storefront().get("/api/v1/events/{event}/availability", event).then()
+                .statusCode(200).extract().jsonPath().getList("items");
+        Object number = items.stream().filter(candidate -> ((Number) candidate.get("item_id")).longValue() == item)
+                .findFirst().orElseThrow().get("available_number");
+        return number == null ? null : ((Number) number).intValue();
+    }
+
     /** An item with the fields of {@code item} (name and price at least). */
     public static long newItem(String event, Map<String, Object> item) {
         return admin().body(item).post("/api/v1/events/{event}/items", event).then().statusCode(201).extract()

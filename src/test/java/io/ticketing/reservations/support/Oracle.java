@@ -12,7 +12,7 @@ import java.util.Set;
 import io.restassured.path.json.JsonPath;
 
 /**
- * The promises of contract sections 1, 2 and 8, computed straight from the rows in SQL written from the contract's
+ * The promises of contract sections 1, 2, 8 and 9, computed straight from the rows in SQL written from the contract's
  * text, apart from the service's counters and its counting statement: what each quota holds, and which promises an
  * event breaks. {@link OracleCheck} runs it after every test; races and the property test call it directly.
  */
@@ -25,7 +25,8 @@ public final class Oracle {
      * Section 10: a position counts in a quota of a date if it is for that date or for none (a pass, and what a pass
      * bundles, count on every date); a quota of no date counts every position of its items; a voucher of one date
      * blocks only in quotas of that date or of none, and a date off sale is no exception: a pass counts and is
-     * checked there too.
+     * checked there too. Section 9: {@code waiting}, the quantities of the waiting entries of its items, but those of
+     * an item taken off sale, which hold nothing back while it is off.
      */
     private static final String QUOTAS = """
             WITH quota AS (SELECT q.id, q.size, q.date_id FROM quotas q JOIN events e ON e.id = q.event_id
@@ -47,7 +48,10 @@ public final class Oracle {
                 WHERE c.expires >= now() AND c.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id)
                   AND (quota.date_id IS NULL OR c.date_id IS NULL OR c.date_id = quota.date_id)
                   AND NOT EXISTS (SELECT 1 FROM blocking b WHERE b.quota_id = quota.id AND b.voucher_id = c.voucher_id)),
-              (SELECT coalesce(sum(b.uses_left), 0) FROM blocking b WHERE b.quota_id = quota.id)
+              (SELECT coalesce(sum(b.uses_left), 0) FROM blocking b WHERE b.quota_id = quota.id),
+              (SELECT coalesce(sum(w.quantity), 0) FROM waiting_list_entries w JOIN items i ON i.id = w.item_id
+                WHERE w.status = 'waiting' AND i.active
+                  AND w.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id))
             FROM quota ORDER BY quota.id""";
 
     /**
@@ -114,8 +118,11 @@ public final class Oracle {
     private Oracle() {
     }
 
-    /** What a quota holds by section 1; {@code size} is null when unlimited. */
-    public record QuotaUsage(long id, Integer size, long paid, long pending, long carts, long blockingVouchers) {
+    /**
+     * What a quota holds by section 1, and what waits for it by section 9; {@code size} is null when unlimited.
+     */
+    public record QuotaUsage(long id, Integer size, long paid, long pending, long carts, long blockingVouchers,
+            long waiting) {
 
         public long used() {
             return paid + pending + carts + blockingVouchers;
@@ -139,7 +146,7 @@ public final class Oracle {
             Object[] columns = (Object[]) row;
             QuotaUsage usage = new QuotaUsage(number(columns[0]),
                     columns[1] == null ? null : (int) number(columns[1]), number(columns[2]), number(columns[3]),
-                    number(columns[4]), number(columns[5]));
+                    number(columns[4]), number(columns[5]), number(columns[6]));
             quotas.put(usage.id(), usage);
         }
         return quotas;
@@ -176,7 +183,8 @@ public final class Oracle {
     }
 
     /**
-     * The service's availability of every quota of the event equals section 1's. Holds and vouchers may pass their
+     * The service's availability of every quota of the event equals section 1's, and what it says waits, section 9's.
+     * Holds and vouchers may pass their
      * deadlines while the two are read, so the oracle is read before and after the service, and they are compared
      * only when the oracle did not move in between.
      */
@@ -198,7 +206,7 @@ public final class Oracle {
                     .then().statusCode(200).extract().jsonPath();
             QuotaUsage usage = new QuotaUsage(quota, counted.get("size"), counted.getLong("paid_orders"),
                     counted.getLong("pending_orders"), counted.getLong("cart_positions"),
-                    counted.getLong("blocking_vouchers"));
+                    counted.getLong("blocking_vouchers"), counted.getLong("waiting_list"));
             assertThat(counted.<Integer>get("available_number")).as("available_number of quota %d", quota)
                     .isEqualTo(usage.availableNumber());
             served.put(quota, usage);

@@ -45,7 +45,8 @@ public class OracleCheck implements QuarkusTestBeforeEachCallback, QuarkusTestAf
               UNION SELECT k.event_id FROM cart_positions c JOIN carts k ON k.id = c.cart_id WHERE c.xmin::text::bigint >= ?1
               UNION SELECT event_id FROM orders WHERE xmin::text::bigint >= ?1
               UNION SELECT o.event_id FROM order_positions p JOIN orders o ON o.id = p.order_id
-                WHERE p.xmin::text::bigint >= ?1)""";
+                WHERE p.xmin::text::bigint >= ?1
+              UNION SELECT event_id FROM waiting_list_entries WHERE xmin::text::bigint >= ?1)""";
 
     /** Quotas an admin changed (created ones have version 0) in the test. */
     private static final String QUOTAS_EDITED_SINCE = "SELECT id FROM quotas WHERE version > 0 AND xmin::text::bigint >= ?1";

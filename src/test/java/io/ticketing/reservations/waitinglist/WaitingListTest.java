@@ -9,12 +9,12 @@ import static io.ticketing.reservations.support.Api.newEvent;
 import static io.ticketing.reservations.support.Api.newItem;
 import static io.ticketing.reservations.support.Api.newQuota;
 import static io.ticketing.reservations.support.Api.storefront;
+import static io.ticketing.reservations.support.Api.storefrontAvailable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -233,12 +233,7 @@ class WaitingListTest {
     }
 
     private static void storefrontSees(SoldOut sale, int left) {
-        List<Map<String, Object>> items = storefront().get("/api/v1/events/{event}/availability", sale.event())
-                .then().statusCode(200).extract().jsonPath().getList("items");
-        Map<String, Object> item = items.stream()
-                .filter(candidate -> ((Number) candidate.get("item_id")).longValue() == sale.item()).findFirst()
-                .orElseThrow();
-        assertThat(new HashMap<>(item)).containsEntry("available_number", left);
+        assertThat(storefrontAvailable(sale.event(), sale.item())).as("available_number").isEqualTo(left);
     }
 
     /** The offer runs the cancels queued have all ended: nothing more will be offered until something changes. */
