@@ -18,6 +18,7 @@ import io.ticketing.reservations.event.EventService;
 import io.ticketing.reservations.inventory.InventoryRequests;
 import io.ticketing.reservations.inventory.InventoryService;
 import io.ticketing.reservations.inventory.Item;
+import io.ticketing.reservations.inventory.QuotaService;
 import io.ticketing.reservations.inventory.SeatService;
 import io.ticketing.reservations.inventory.VoucherService;
 
@@ -37,10 +38,13 @@ class DemoEvent {
 
     private final EventService events;
     private final InventoryService inventory;
+    private final QuotaService quotas;
     private final SeatService seats;
     private final VoucherService vouchers;
 
-    DemoEvent(EventService events, InventoryService inventory, SeatService seats, VoucherService vouchers) {
+    DemoEvent(EventService events, InventoryService inventory, QuotaService quotas, SeatService seats,
+            VoucherService vouchers) {
+        this.quotas = quotas;
         this.events = events;
         this.inventory = inventory;
         this.seats = seats;
@@ -67,8 +71,8 @@ class DemoEvent {
                 new InventoryRequests.NewItem("Standing", "49.00", false, true, null, false, null, null)).id();
         long balcony = inventory.createItem(event,
                 new InventoryRequests.NewItem("Balcony seat", "89.00", true, true, null, false, null, null)).id();
-        inventory.createQuota(event, new InventoryRequests.NewQuota("Floor", 100, List.of(standing), null));
-        inventory.createQuota(event, new InventoryRequests.NewQuota("Balcony", 10, List.of(balcony), null));
+        quotas.createQuota(event, new InventoryRequests.NewQuota("Floor", 100, List.of(standing), null));
+        quotas.createQuota(event, new InventoryRequests.NewQuota("Balcony", 10, List.of(balcony), null));
         seats.create(event, new InventoryRequests.NewSeats(IntStream.rangeClosed(1, 10)
                 .mapToObj(n -> new InventoryRequests.NewSeat("balcony-" + n, "Balcony, seat " + n, balcony, false,
                         "Balcony", "A", n, null))

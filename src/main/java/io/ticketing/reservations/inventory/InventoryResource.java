@@ -49,11 +49,14 @@ public class InventoryResource {
 
     private final EventService events;
     private final InventoryService inventory;
+    private final QuotaService quotas;
     private final StorefrontAvailability storefront;
 
-    InventoryResource(EventService events, InventoryService inventory, StorefrontAvailability storefront) {
+    InventoryResource(EventService events, InventoryService inventory, QuotaService quotas,
+            StorefrontAvailability storefront) {
         this.events = events;
         this.inventory = inventory;
+        this.quotas = quotas;
         this.storefront = storefront;
     }
 
@@ -111,16 +114,17 @@ public class InventoryResource {
     @Path("/quotas")
     public Page<InventoryViews.QuotaView> quotas(@PathParam("event") String slug, @QueryParam("limit") String limit,
             @QueryParam("cursor") String cursor) {
-        return inventory.quotas(events.get(slug), PageRequest.of(limit, cursor));
+        return quotas.quotas(events.get(slug), PageRequest.of(limit, cursor));
     }
 
     @TakesLocks
     @Operation(operationId = "createQuota", summary = "Create a quota over items")
     @APIResponseSchema(value = InventoryViews.QuotaView.class, responseCode = "201", responseDescription = "The quota")
+    @APIResponse(responseCode = "409", description = "The items hold, sold or block more than the size.", extensions = @Extension(name = ApiDocs.CODES, value = "quota_exhausted"))
     @POST
     @Path("/quotas")
     public Response createQuota(@PathParam("event") String slug, @Valid @NotNull InventoryRequests.NewQuota request) {
-        Quota quota = inventory.createQuota(events.get(slug), request);
+        Quota quota = quotas.createQuota(events.get(slug), request);
         return Response.created(URI.create("/api/v1/events/" + slug + "/quotas/" + quota.id))
                 .header(HttpHeaders.ETAG, IfMatch.etag(quota.version)).entity(InventoryViews.QuotaView.of(quota))
                 .build();
@@ -131,19 +135,20 @@ public class InventoryResource {
     @GET
     @Path("/quotas/{quota}")
     public Response quota(@PathParam("event") String slug, @PathParam("quota") long quotaId) {
-        return quotaResponse(inventory.quota(events.get(slug), quotaId));
+        return quotaResponse(quotas.quota(events.get(slug), quotaId));
     }
 
     @TakesLocks
     @Operation(operationId = "updateQuota", summary = "Change a quota's name, size or items")
     @APIResponseSchema(value = InventoryViews.QuotaView.class, responseCode = "200", responseDescription = "The quota as changed")
+    @APIResponse(responseCode = "409", description = "Items joining the quota, or a size given to an unlimited one, would count more than the size.", extensions = @Extension(name = ApiDocs.CODES, value = "quota_exhausted"))
     @PATCH
     @Path("/quotas/{quota}")
     public Response updateQuota(@PathParam("event") String slug, @PathParam("quota") long quotaId,
             @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch, @Context Request request,
             @Valid @NotNull InventoryRequests.QuotaChanges changes) {
         return quotaResponse(
-                inventory.updateQuota(events.get(slug), quotaId, IfMatch.required(request, ifMatch), changes));
+                quotas.updateQuota(events.get(slug), quotaId, IfMatch.required(request, ifMatch), changes));
     }
 
     @Operation(operationId = "deleteQuota", summary = "Delete a quota none of whose items was held or sold")
@@ -153,7 +158,7 @@ public class InventoryResource {
     @Produces({MediaType.APPLICATION_JSON, Problem.MEDIA_TYPE})
     @Path("/quotas/{quota}")
     public Response deleteQuota(@PathParam("event") String slug, @PathParam("quota") long quotaId) {
-        inventory.deleteQuota(events.get(slug), quotaId);
+        quotas.deleteQuota(events.get(slug), quotaId);
         return Response.noContent().build();
     }
 
@@ -161,7 +166,7 @@ public class InventoryResource {
     @GET
     @Path("/quotas/{quota}/availability")
     public QuotaAvailability availability(@PathParam("event") String slug, @PathParam("quota") long quotaId) {
-        return inventory.availability(events.get(slug), quotaId);
+        return quotas.availability(events.get(slug), quotaId);
     }
 
     @Operation(operationId = "getAvailability", summary = "What each active item has left (on one date, with date_id)")

@@ -15,29 +15,21 @@ import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
-import io.ticketing.reservations.locking.AdvisoryLocks;
-import io.ticketing.reservations.locking.DurableTransaction;
-import io.ticketing.reservations.locking.LockTarget;
 import io.ticketing.reservations.problem.InUseException;
 import io.ticketing.reservations.problem.NotFoundException;
 import io.ticketing.reservations.problem.ValidationException;
 
-/** Items and quotas of an event: the admin side of the inventory. */
+/** Items of an event: the admin side of the inventory ({@link QuotaService} has the quotas). */
 @ApplicationScoped
 public class InventoryService {
 
-    private final AdvisoryLocks locks;
-    private final QuotaCounter counter;
     private final InventoryRows rows;
     private final FreedCapacity freed;
     private final DatePrices prices;
     private final ExpiredHolds expiredHolds;
 
-    InventoryService(AdvisoryLocks locks, QuotaCounter counter, InventoryRows rows, FreedCapacity freed,
-            DatePrices prices, ExpiredHolds expiredHolds) {
+    InventoryService(InventoryRows rows, FreedCapacity freed, DatePrices prices, ExpiredHolds expiredHolds) {
         this.expiredHolds = expiredHolds;
-        this.locks = locks;
-        this.counter = counter;
         this.rows = rows;
         this.freed = freed;
         this.prices = prices;
@@ -171,109 +163,8 @@ public class InventoryService {
         item.flush();
     }
 
-    /** The event's quotas in the order they were created. Never locks. */
-    @Transactional(Transactional.TxType.SUPPORTS)
-    public Page<InventoryViews.QuotaView> quotas(Event event, PageRequest page) {
-        return Page.of(EventOwnedEntity.pageOf(Quota.class, event.id, page).stream().map(InventoryViews.QuotaView::of)
-                .toList(), page, InventoryViews.QuotaView::id);
-    }
-
-    /** Only a quota none of whose items was held or sold, and no voucher names; it frees, so no lock. */
-    @Transactional
-    public void deleteQuota(Event event, long quotaId) {
-        Quota quota = quota(event, quotaId);
-        if (rows.quotaInUse(quota.id)) {
-            throw new InUseException("Quota " + quota.id + " limits items that are held or were ordered, or a voucher"
-                    + " names it; change its size instead.");
-        }
-        quota.delete();
-        quota.flush();
-        freed.of(event);
-    }
-
-    /**
-     * A finite quota over items already on sale limits them at once, and which holds it touches cannot be
-     * known before counting: it takes the event's exclusive lock.
-     */
-    @DurableTransaction
-    public Quota createQuota(Event event, InventoryRequests.NewQuota request) {
-        Set<Long> items = itemsOfEvent(event, request.items());
-        if (request.dateId() != null) {
-            prices.requireDatesOf(event.id, List.of(request.dateId()));
-        }
-        if (request.size() != null && !items.isEmpty()) {
-            lockScope(event, request.dateId());
-        }
-        Quota quota = new Quota();
-        quota.eventId = event.id;
-        quota.dateId = request.dateId();
-        quota.name = request.name().strip();
-        quota.size = request.size();
-        quota.itemIds = items;
-        quota.persistAndFlush();
-        return quota;
-    }
-
-    @Transactional(Transactional.TxType.SUPPORTS)
-    public Quota quota(Event event, long quotaId) {
-        return Quota.findInEvent(event.id, quotaId).orElseThrow(() -> new NotFoundException("quota", quotaId));
-    }
-
-    /**
-     * Shrinking a finite quota locks it, as a reservation would. Making an unlimited quota finite, or adding items to
-     * a finite one, locks the whole event (see {@link #createQuota}): buyers who counted the quota as unlimited, or
-     * did not count it at all, locked nothing it could wait for. Growing it or removing items frees capacity and
-     * takes no lock.
-     */
-    @DurableTransaction
-    public Quota updateQuota(Event event, long quotaId, IfMatch ifMatch, InventoryRequests.QuotaChanges changes) {
-        Quota quota = quota(event, quotaId);
-        ifMatch.check(quota.version);
-        Integer newSize = changes.size() == null ? quota.size : changes.size().orElse(null);
-        Set<Long> newItems = changes.items() == null ? quota.itemIds : itemsOfEvent(event, changes.items());
-        boolean addsItems = !quota.itemIds.containsAll(newItems);
-        boolean becomesFinite = newSize != null && quota.size == null;
-        boolean shrinks = newSize != null && quota.size != null && newSize < quota.size;
-        if (newSize != null && (addsItems || becomesFinite)) {
-            lockScope(event, quota.dateId);
-        } else if (shrinks) {
-            locks.lockObjects(event.id, List.of(LockTarget.quota(quota.id, quota.dateId)));
-        }
-        if (changes.name() != null) {
-            quota.name = changes.name().strip();
-        }
-        boolean grows = quota.size != null && (newSize == null || newSize > quota.size)
-                || !newItems.containsAll(quota.itemIds);
-        quota.size = newSize;
-        quota.itemIds.retainAll(newItems);
-        quota.itemIds.addAll(newItems);
-        quota.flush();
-        if (grows) {
-            freed.of(event);
-        }
-        return quota;
-    }
-
-    /** Reads never lock: the numbers are those of the last committed state. */
-    @Transactional(Transactional.TxType.SUPPORTS)
-    public QuotaAvailability availability(Event event, long quotaId) {
-        return counter.count(quota(event, quotaId));
-    }
-
-    /**
-     * What a finite quota over items on sale cannot know it touches: every hold of them on its date (and those of no
-     * date, passes), or of the whole event for a quota of no date. Its date's exclusive lock covers the first, as
-     * every flow that holds on a date takes it shared (contract section 10); the event's the second.
-     */
-    private void lockScope(Event event, Long dateId) {
-        if (dateId == null) {
-            locks.lockEvent(event.id);
-        } else {
-            locks.lockDate(event.id, dateId);
-        }
-    }
-
-    private static Set<Long> itemsOfEvent(Event event, List<Long> itemIds) {
+    /** The event's items with these ids, or 404 for the first that is not one. */
+    static Set<Long> itemsOfEvent(Event event, List<Long> itemIds) {
         Set<Long> items = new LinkedHashSet<>(itemIds == null ? List.of() : itemIds);
         for (Long itemId : items) {
             if (Item.findInEvent(event.id, itemId).isEmpty()) {

@@ -18,6 +18,7 @@ import static io.ticketing.reservations.support.Api.order;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -39,6 +40,7 @@ class CrossingsTest {
 
     private static final String VOUCHER = "/api/v1/events/{event}/vouchers/{code}";
     private static final String DATE = "/api/v1/events/{event}/dates/{date}";
+    private static final String QUOTA = "/api/v1/events/{event}/quotas/{quota}";
 
     @Inject
     Sql sql;
@@ -142,6 +144,37 @@ class CrossingsTest {
                 .body("positions[0].item_id", equalTo((int) ticket));
         assertThat(availableNumber(event, drinks)).isEqualTo(1);
         Oracle.assertNeverOversold(sql, event);
+    }
+
+    /**
+     * An admin edit that makes a quota count what was sold before (a quota created over it, items joining it, made
+     * finite) must have room for it, as a claim must; shrinking grows nothing it counts and may close a sale.
+     */
+    @Test
+    void aQuotaThatStartsToCountWhatWasSoldMustHaveRoomForIt() {
+        String event = newEvent("cross-quota-edits");
+        long ticket = newItem(event, "Ticket", "10");
+        long other = newItem(event, "Other", "10");
+        newQuota(event, 10, List.of(ticket, other));
+        checkout(event, cartWith(event, Map.of("item_id", ticket, "quantity", 3))).then().statusCode(201);
+
+        Map<String, Object> tooSmall = new HashMap<>(Map.of("name", "Floor", "size", 2, "items", List.of(ticket)));
+        admin().body(tooSmall).post("/api/v1/events/{event}/quotas", event).then().statusCode(409)
+                .body("code", equalTo("quota_exhausted"));
+        long floor = newQuota(event, 2, List.of(other));
+        admin().header("If-Match", "\"0\"").body(Map.of("items", List.of(other, ticket)))
+                .patch(QUOTA, event, floor).then().statusCode(409).body("code", equalTo("quota_exhausted"));
+        long unlimited = newQuota(event, null, List.of(ticket));
+        admin().header("If-Match", "\"0\"").body(Map.of("size", 1)).patch(QUOTA, event, unlimited).then()
+                .statusCode(409).body("code", equalTo("quota_exhausted"));
+        assertThat(sql.number("SELECT count(*) FROM quota_items WHERE quota_id = ?1", floor)).isEqualTo(1);
+
+        admin().header("If-Match", "\"0\"").body(Map.of("size", 3)).patch(QUOTA, event, unlimited).then()
+                .statusCode(200);
+        admin().header("If-Match", "\"1\"").body(Map.of("size", 0)).patch(QUOTA, event, unlimited).then()
+                .statusCode(200);
+        addToCart(event, newCart(event), Map.of("item_id", ticket)).then().statusCode(409)
+                .body("code", equalTo("quota_exhausted"));
     }
 
     private static int redeemed(String event, String voucher) {
