@@ -42,10 +42,12 @@ import io.ticketing.reservations.waitingroom.WaitingRoom;
 public class CartResource {
 
     private final CartService carts;
+    private final CartAdds adds;
     private final WaitingRoom waitingRoom;
 
-    CartResource(CartService carts, WaitingRoom waitingRoom) {
+    CartResource(CartService carts, CartAdds adds, WaitingRoom waitingRoom) {
         this.carts = carts;
+        this.adds = adds;
         this.waitingRoom = waitingRoom;
     }
 
@@ -95,7 +97,7 @@ public class CartResource {
             @HeaderParam(WaitingRoom.HEADER) String admission, @PathParam("cart") String cartId,
             @Valid @NotNull CartRequests.NewPositions request) {
         Event event = waitingRoom.admitted(slug, admission, cartId);
-        return carts.add(event, cartId, request.positions(),
+        return adds.add(event, cartId, request.positions(),
                 added -> Response.status(Response.Status.CREATED).entity(carts.view(added)).build());
     }
 
@@ -111,7 +113,7 @@ public class CartResource {
             @Valid @NotNull CartRequests.BestAvailable request) {
         Event event = waitingRoom.admitted(slug, admission, cartId);
         return Response.status(Response.Status.CREATED)
-                .entity(carts.view(carts.addBestAvailable(event, cartId, request))).build();
+                .entity(carts.view(adds.addBestAvailable(event, cartId, request))).build();
     }
 
     @Operation(operationId = "removePosition", summary = "Give one position back")

@@ -3,7 +3,6 @@ package io.ticketing.reservations.inventory;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -105,7 +104,7 @@ public class QuotaCounter {
      * The items a claim of {@code :items} consumes: those, and the items they bundle (contract section 10), each
      * once. A union rather than an {@code OR}: the connections use generic plans (see application.properties).
      */
-    private static final String CLAIMED_ITEMS = """
+    static final String CLAIMED_ITEMS = """
             SELECT unnest(CAST(:items AS bigint[])) UNION SELECT bundled_item_id FROM item_bundles WHERE item_id = ANY(:items)""";
 
     /**
@@ -163,24 +162,6 @@ public class QuotaCounter {
             WHERE q.id IN (%s) AND (q.date_id IS NULL OR q.date_id = ANY(:dates)
               OR EXISTS (SELECT 1 FROM items p WHERE p.id IN (%s) AND p.every_date))
             GROUP BY q.id, q.size, q.date_id ORDER BY q.id""".formatted(QUOTAS_OF_ITEMS, CLAIMED_ITEMS);
-
-    /**
-     * The items a reservation checks, with what they bundle; for a pass and what a pass bundles, every date of the
-     * event, on sale or not (a pass counts and is checked on each: contract section 10), and whether one of them is on
-     * sale; and whether the event has dates at all. Public for the benchmark.
-     */
-    public static final String ITEMS_FOR_SALE = """
-            SELECT i.id, i.name, i.requires_seat, i.active, i.max_per_buyer, e.max_per_buyer, i.every_date,
-              b.items, b.counts,
-              CASE WHEN p.passes THEN ARRAY(SELECT d.id FROM event_dates d WHERE d.event_id = e.id ORDER BY d.id) END,
-              EXISTS (SELECT 1 FROM event_dates d WHERE d.event_id = e.id),
-              p.passes AND EXISTS (SELECT 1 FROM event_dates d WHERE d.event_id = e.id AND d.active)
-            FROM items i JOIN events e ON e.id = i.event_id
-            LEFT JOIN LATERAL (SELECT array_agg(bundled_item_id ORDER BY bundled_item_id) AS items,
-                array_agg(count ORDER BY bundled_item_id) AS counts FROM item_bundles WHERE item_id = i.id) b ON true
-            CROSS JOIN LATERAL (SELECT i.every_date OR EXISTS (SELECT 1 FROM item_bundles ib
-                JOIN items p ON p.id = ib.item_id WHERE ib.bundled_item_id = i.id AND p.every_date) AS passes) p
-            WHERE i.id IN (%s) AND i.event_id = :event""".formatted(CLAIMED_ITEMS.replace(":items", ":ids"));
 
     /**
      * What deciding which quotas a claim locks needs: a quota's id, its size (null when unlimited), its items, and
@@ -275,26 +256,6 @@ public class QuotaCounter {
             Collection<Long> excludedCartPositions) {
         return counting(jdbc.statement(COUNT_OF_ITEMS_ON_DATES).set("items", itemIds.toArray(Long[]::new))
                 .set("dates", dateIds.toArray(Long[]::new)), excludedCartPositions);
-    }
-
-    /**
-     * The event's items with these ids and the items they bundle, as a reservation checks them; ids of other events
-     * are absent.
-     */
-    public Jdbc.Query<ItemForSale> itemsForSale(long eventId, Collection<Long> ids) {
-        return jdbc.statement(ITEMS_FOR_SALE).set("ids", ids.toArray(Long[]::new)).set("event", eventId)
-                .reading(row -> {
-                    List<Long> bundled = Jdbc.longs(row, 8);
-                    List<Long> counts = Jdbc.longs(row, 9);
-                    List<ItemForSale.Bundled> bundle = new ArrayList<>();
-                    for (int i = 0; i < bundled.size(); i++) {
-                        bundle.add(new ItemForSale.Bundled(bundled.get(i), Math.toIntExact(counts.get(i))));
-                    }
-                    return new ItemForSale(row.getLong(1), row.getString(2), row.getBoolean(3), row.getBoolean(4),
-                            Jdbc.integer(row, 5), Jdbc.integer(row, 6), row.getBoolean(7), List.copyOf(bundle),
-                            row.getArray(10) == null ? null : new TreeSet<>(Jdbc.longs(row, 10)),
-                            row.getBoolean(11), row.getBoolean(12));
-                });
     }
 
     /** Every quota the items (and those they bundle) are in, with its members, without counting: what to lock. */

@@ -41,11 +41,13 @@ public class OrderChanges {
     }
 
     private final OrderRows rows;
+    private final OrderChangeRows changeRows;
     private final Reservations reservations;
     private final FreedCapacity freed;
 
-    OrderChanges(OrderRows rows, Reservations reservations, FreedCapacity freed) {
+    OrderChanges(OrderRows rows, OrderChangeRows changeRows, Reservations reservations, FreedCapacity freed) {
         this.rows = rows;
+        this.changeRows = changeRows;
         this.reservations = reservations;
         this.freed = freed;
     }
@@ -129,8 +131,9 @@ public class OrderChanges {
                 added.stream().map(Changed::claim).toList(),
                 changedFrom.stream().map(OrderPosition::claim).toList(),
                 canceled.stream().map(OrderPosition::claim).toList(),
-                rows.freeing(order.order().id(), leaving, canceled),
-                claims -> rows.writePositions(order.order().id(), written.stream().map(Changed::id).toList(), claims,
+                changeRows.freeing(order.order().id(), leaving, canceled),
+                claims -> changeRows.writePositions(order.order().id(), written.stream().map(Changed::id).toList(),
+                        claims,
                         written.stream().map(Changed::price).toList()));
         rows.redeemClaims(added.stream().map(Changed::claim).toList());
         if (!leaving.isEmpty()) {

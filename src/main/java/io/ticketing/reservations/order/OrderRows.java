@@ -93,32 +93,6 @@ public class OrderRows {
      */
     private static final String GIVE_BACK = """
             UPDATE vouchers SET redeemed = greatest(redeemed - :uses, 0) WHERE id = :voucher AND gives_back""";
-    /**
-     * An order change's new positions (contract section 9), written after its locks: a changed position keeps its id,
-     * a new one draws one; a position keeps its price unless given none (its item changed, or it is new), and then
-     * takes its item's. In item order, so the sales counters' rows are taken in one ordered pass.
-     */
-    private static final String WRITE_POSITIONS = """
-            WITH c AS (
-              SELECT c.*, coalesce(c.id, nextval(pg_get_serial_sequence('order_positions', 'id'))) AS new_id
-              FROM unnest(:ids, :items, :seats, :vouchers, :prices, :dates, :guids, :parents) WITH ORDINALITY
-                AS c (id, item_id, seat_id, voucher_id, price, date_id, pass_seat_guid, parent, n))
-            INSERT INTO order_positions (id, order_id, item_id, seat_id, voucher_id, price, date_id, pass_seat_guid,
-              bundled_in) OVERRIDING SYSTEM VALUE
-            SELECT c.new_id, :order, c.item_id, c.seat_id, c.voucher_id,
-                   CASE WHEN c.parent IS NULL THEN coalesce(c.price, dp.price, i.price) ELSE 0 END, c.date_id,
-                   c.pass_seat_guid, p.new_id
-            FROM c JOIN items i ON i.id = c.item_id
-            LEFT JOIN item_date_prices dp ON dp.date_id = c.date_id AND dp.item_id = c.item_id
-            LEFT JOIN c p ON p.n = c.parent + 1 ORDER BY c.item_id, c.n
-            RETURNING id""";
-    /**
-     * An order change frees after its locks: the positions it cancels or changes leave (and the counters with them). A
-     * bundle's position is canceled with what it brought: {@link OrderChanges} names those too (no foreign key takes
-     * them, V21).
-     */
-    private static final String DELETE_POSITIONS = """
-            DELETE FROM order_positions WHERE order_id = :order AND id = ANY(:ids)""";
     /** A change of an order's positions is an edit of the order: it gets a new version (its ETag). */
     private static final String NEW_VERSION = "UPDATE orders SET version = version + 1 WHERE id = :id RETURNING "
             + ORDER_COLUMNS;
@@ -234,43 +208,9 @@ public class OrderRows {
         changeUses(GIVE_BACK, positions.stream().map(HeldPosition::claim).toList());
     }
 
-    /**
-     * What an order change frees, as statements the reservation sends after its locks and before it counts: the
-     * positions it cancels or changes leave (their counters with them), and the canceled ones' voucher uses go back.
-     * Freed after the locks, the change takes the sales counters' and vouchers' rows in the order checkout does.
-     */
-    List<Jdbc.Statement> freeing(long orderId, List<Long> leaving, List<? extends HeldPosition> canceled) {
-        List<Jdbc.Statement> statements = new ArrayList<>();
-        statements.add(jdbc.statement(DELETE_POSITIONS).set("order", orderId)
-                .set("ids", leaving.toArray(Long[]::new)));
-        statements.addAll(usesChanged(GIVE_BACK, canceled.stream().map(HeldPosition::claim).toList()));
-        return statements;
-    }
-
-    /**
-     * The write an order change sends with its locks and checks: its new and changed positions. {@code ids} and
-     * {@code prices} are those of the claims no bundle brought, in order: what a bundle brought is new, at no price of
-     * its own, and follows its bundle's position.
-     */
-    Jdbc.Query<Long> writePositions(long orderId, List<Long> ids, List<Claim> claims, List<BigDecimal> prices) {
-        Long[] allIds = new Long[claims.size()];
-        BigDecimal[] allPrices = new BigDecimal[claims.size()];
-        int written = 0;
-        for (int i = 0; i < claims.size(); i++) {
-            if (claims.get(i).bundledIn() == null) {
-                allIds[i] = ids.get(written);
-                allPrices[i] = prices.get(written);
-                written++;
-            }
-        }
-        return jdbc.statement(WRITE_POSITIONS).set("order", orderId).set("ids", allIds)
-                .set("items", claims.stream().map(Claim::itemId).toArray(Long[]::new))
-                .set("seats", claims.stream().map(Claim::seatId).toArray(Long[]::new))
-                .set("vouchers", claims.stream().map(Claim::voucherId).toArray(Long[]::new))
-                .set("dates", claims.stream().map(Claim::dateId).toArray(Long[]::new))
-                .set("guids", claims.stream().map(Claim::passSeatGuid).toArray(String[]::new))
-                .set("parents", claims.stream().map(Claim::bundledIn).toArray(Integer[]::new))
-                .set("prices", allPrices).reading(row -> row.getLong(1));
+    /** {@link #giveBack} as statements, for a flow to send in a round trip of its own making. */
+    List<Jdbc.Statement> givingBack(List<? extends HeldPosition> positions) {
+        return usesChanged(GIVE_BACK, positions.stream().map(HeldPosition::claim).toList());
     }
 
     /** The order in its new version, with its positions as they are now. */

@@ -93,7 +93,7 @@ class ReservationReads {
         private final Jdbc.Rows<Map.Entry<Long, Boolean>> dates;
 
         private Before(long eventId, Set<Long> itemIds, Set<Long> namedDates, Jdbc.RoundTrip reads) {
-            items = reads.add(counter.itemsForSale(eventId, itemIds));
+            items = reads.add(ItemForSale.of(jdbc, eventId, itemIds));
             memberships = reads.add(counter.membershipsOnDatesOf(itemIds, namedDates));
             dates = namedDates.isEmpty()
                     ? null

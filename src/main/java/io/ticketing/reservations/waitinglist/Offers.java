@@ -151,7 +151,7 @@ public class Offers implements TaskHandler {
         List<CountedQuota> quotas = counter.ofItems(itemIds, List.of());
         reservations.requireLocked(quotas.stream().filter(CountedQuota::isFinite)
                 .map(CountedQuota::lockTarget).toList(), held);
-        Map<Long, ItemForSale> items = counter.itemsForSale(eventId, itemIds).list().stream()
+        Map<Long, ItemForSale> items = ItemForSale.of(jdbc, eventId, itemIds).list().stream()
                 .collect(Collectors.toMap(ItemForSale::id, item -> item));
         Map<Long, Integer> free = new HashMap<>();
         quotas.stream().filter(CountedQuota::isFinite)

@@ -13,6 +13,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.ticketing.reservations.cart.CartRows;
+import io.ticketing.reservations.inventory.ItemForSale;
 import io.ticketing.reservations.inventory.QuotaCounter;
 
 /**
@@ -156,7 +157,7 @@ final class Ceiling {
         String memberships = QuotaCounter.MEMBERSHIPS_ON_DATES.replace(":items", items)
                 .replace(":dates", "'{}'::bigint[]");
         String positions = CartRows.OF_CART.replace(":cart", "'" + prefix + "-' || :cart");
-        String itemRows = QuotaCounter.ITEMS_FOR_SALE.replace(":ids", items).replace(":event",
+        String itemRows = ItemForSale.SELECT.replace(":ids", items).replace(":event",
                 Long.toString(target.eventId()));
         Files.writeString(script, template.formatted((1L << 56) | target.eventId(), (2L << 56) | target.quotaId(),
                 target.quotaId(), target.itemId(), prefix, CARTS, positions, target.eventId(), count, insert,
