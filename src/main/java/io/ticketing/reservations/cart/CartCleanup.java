@@ -1,8 +1,11 @@
 package io.ticketing.reservations.cart;
 
+import java.util.List;
+
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.tasks.Sweep;
 import io.ticketing.reservations.tasks.TasksConfig;
 
@@ -13,22 +16,43 @@ import io.ticketing.reservations.tasks.TasksConfig;
 @ApplicationScoped
 public class CartCleanup implements Sweep {
 
+    private static final String STALE = """
+            SELECT id FROM carts WHERE expires < now() - make_interval(secs => :retention) LIMIT 500""";
+    /** Claims a stale cart unless another replica (or its buyer, extending it) has it, and checks its age again. */
+    private static final String CLAIM_STALE = """
+            SELECT id FROM carts WHERE id = :cart AND expires < now() - make_interval(secs => :retention)
+            FOR UPDATE SKIP LOCKED""";
+
     private final CartRows rows;
+    private final Jdbc jdbc;
     private final TasksConfig config;
 
-    CartCleanup(CartRows rows, TasksConfig config) {
+    CartCleanup(CartRows rows, Jdbc jdbc, TasksConfig config) {
         this.rows = rows;
+        this.jdbc = jdbc;
         this.config = config;
     }
 
-    /** The candidate query runs without a transaction, in auto-commit. */
+    /** The candidates, read without a lock in auto-commit, so possibly stale: each is claimed again. */
     @Override
     public int sweep() {
-        return (int) rows.staleCandidates(config.cartRetention()).stream().filter(this::deleteIfStale).count();
+        List<String> candidates = jdbc.statement(STALE).set("retention", config.cartRetention().toSeconds())
+                .list(row -> row.getString(1));
+        return (int) candidates.stream().filter(this::deleteIfStale).count();
     }
 
-    /** One short transaction per cart, so a replica never holds many rows and two never wait on each other. */
+    /**
+     * One short transaction per cart, so a replica never holds many rows and two never wait on each other: the cart
+     * is deleted if it is still stale and no one else has it.
+     */
     private boolean deleteIfStale(String cartId) {
-        return QuarkusTransaction.requiringNew().call(() -> rows.deleteIfStale(cartId, config.cartRetention()));
+        return QuarkusTransaction.requiringNew().call(() -> {
+            if (jdbc.statement(CLAIM_STALE).set("cart", cartId).set("retention", config.cartRetention().toSeconds())
+                    .list(row -> row.getString(1)).isEmpty()) {
+                return false;
+            }
+            rows.delete(cartId);
+            return true;
+        });
     }
 }

@@ -2,7 +2,6 @@ package io.ticketing.reservations.cart;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -97,13 +96,6 @@ public class CartRows {
     private static final String DELETE_POSITION = """
             DELETE FROM cart_positions WHERE cart_id = :cart AND (id = :position OR bundled_in = :position)""";
     private static final String DELETE = "DELETE FROM carts WHERE id = :cart";
-    private static final String STALE = """
-            SELECT id FROM carts WHERE expires < now() - make_interval(secs => :retention) LIMIT 500""";
-    /** Claims a stale cart unless another replica (or its buyer, extending it) has it, and checks its age again. */
-    private static final String CLAIM_STALE = """
-            SELECT id FROM carts WHERE id = :cart AND expires < now() - make_interval(secs => :retention)
-            FOR UPDATE SKIP LOCKED""";
-
     /** A cart with all its positions. */
     public record Contents(Cart cart, List<CartPosition> positions) {
     }
@@ -267,21 +259,6 @@ public class CartRows {
     /** The cart and its positions (by the foreign key's cascade). */
     public void delete(String cartId) {
         jdbc.statement(DELETE).set("cart", cartId).update();
-    }
-
-    /** Carts that ran out more than {@code retention} ago; read without a lock, so possibly stale. */
-    List<String> staleCandidates(Duration retention) {
-        return jdbc.statement(STALE).set("retention", retention.toSeconds()).list(row -> row.getString(1));
-    }
-
-    /** In the caller's transaction: deletes the cart if it is still stale and no one else has it. */
-    boolean deleteIfStale(String cartId, Duration retention) {
-        if (jdbc.statement(CLAIM_STALE).set("cart", cartId).set("retention", retention.toSeconds())
-                .list(row -> row.getString(1)).isEmpty()) {
-            return false;
-        }
-        delete(cartId);
-        return true;
     }
 
     private Optional<Contents> both(Jdbc.Statement cartStatement, String positionsOfCart,

@@ -21,7 +21,6 @@ import org.eclipse.microprofile.openapi.models.responses.APIResponse;
 import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
 
 import io.ticketing.reservations.http.PageRequest;
-import io.ticketing.reservations.problem.Problem;
 
 /**
  * Completes the OpenAPI document with what every operation of the API shares (contract section 4), so that the
@@ -69,30 +68,6 @@ public class ApiDocument implements OASFilter {
     private static final Set<String> VERSIONED = Set.of("EventView", "ItemView", "QuotaView", "VoucherView",
             "SeatView");
 
-    private record Refusal(String title, String description) {
-    }
-
-    private static final Map<String, Refusal> STATUSES = Map.ofEntries(
-            Map.entry("400", new Refusal("Bad Request", "The request is malformed; `errors` names each field.")),
-            Map.entry("401", new Refusal("Unauthorized", "No valid bearer token.")),
-            Map.entry("403", new Refusal("Forbidden", "The token's scope does not allow this.")),
-            Map.entry("404", new Refusal("Not Found", "The event, or a resource named in the path, does not exist.")),
-            Map.entry("406", new Refusal("Not Acceptable", "The client accepts no JSON.")),
-            Map.entry("409", new Refusal("Conflict", "Refused as things stand; `code` says why.")),
-            Map.entry("412", new Refusal("Precondition Failed", "The resource changed since it was read.")),
-            Map.entry("413", new Refusal("Content Too Large", "The request is too large.")),
-            Map.entry("414", new Refusal("URI Too Long", "The request URI is too long.")),
-            Map.entry("415", new Refusal("Unsupported Media Type", "The body is not application/json.")),
-            Map.entry("422", new Refusal("Unprocessable Content", "The Idempotency-Key was used for another request.")),
-            Map.entry("428", new Refusal("Precondition Required", "If-Match is missing.")),
-            Map.entry("429",
-                    new Refusal("Too Many Requests", "As many as this client may have; retry after `Retry-After`"
-                            + " seconds.")),
-            Map.entry("431", new Refusal("Request Header Fields Too Large", "The request's headers are too large.")),
-            Map.entry("503", new Refusal("Service Unavailable",
-                    "Too busy, or the database did not answer; retry after `Retry-After` seconds with the same"
-                            + " Idempotency-Key.")));
-
     @Override
     public void filterOpenAPI(OpenAPI api) {
         if (api.getComponents().getSecuritySchemes() != null) {
@@ -102,7 +77,7 @@ public class ApiDocument implements OASFilter {
         SCHEMES.forEach((name, description) -> api.getComponents().addSecurityScheme(name,
                 OASFactory.createSecurityScheme().type(SecurityScheme.Type.HTTP).scheme("bearer")
                         .description(description)));
-        api.getComponents().addSchema("Problem", problemSchema());
+        api.getComponents().addSchema("Problem", ProblemResponses.problemSchema());
         api.getComponents().addSchema("FieldError", OASFactory.createSchema().addType(SchemaType.OBJECT)
                 .addProperty("field", string("The field, in snake_case, such as `positions[0].quantity`."))
                 .addProperty("message", string("What is wrong with it.")).required(List.of("field", "message")));
@@ -192,7 +167,8 @@ public class ApiDocument implements OASFilter {
             add(codes, "503", "lock_timeout");
             add(codes, "503", "inventory_changed");
         }
-        codes.forEach((status, values) -> operation.getResponses().addAPIResponse(status, refusal(status, values)));
+        codes.forEach((status, values) -> operation.getResponses().addAPIResponse(status,
+                ProblemResponses.of(status, values)));
         operation.getResponses().getAPIResponses().forEach((status, response) -> {
             if (status.startsWith("2")) {
                 describeSuccess(method, response);
@@ -202,37 +178,6 @@ public class ApiDocument implements OASFilter {
 
     private static void add(Map<String, Set<String>> codes, String status, String code) {
         codes.computeIfAbsent(status, s -> new LinkedHashSet<>()).add(code);
-    }
-
-    private static APIResponse refusal(String status, Set<String> codes) {
-        Refusal refusal = STATUSES.get(status);
-        List<Object> values = new ArrayList<>(codes);
-        // The Problem schema itself, with the codes this answer can carry; not allOf, which validators and
-        // generators read as a closed object.
-        Schema schema = problemSchema().addProperty("code", OASFactory.createSchema().addType(SchemaType.STRING)
-                .description("What happened, for a program.").enumeration(values));
-        Map<String, Object> example = new LinkedHashMap<>();
-        example.put("type", "about:blank");
-        example.put("title", refusal.title());
-        example.put("status", Integer.parseInt(status));
-        example.put("detail", refusal.description());
-        example.put("code", values.get(0));
-        if (status.equals("400")) {
-            example.put("errors", List.of(Map.of("field", "price", "message", "must be a decimal string")));
-        }
-        APIResponse response = OASFactory.createAPIResponse()
-                .description(refusal.description() + " Codes: " + String.join(", ", codes) + ".")
-                .content(OASFactory.createContent().addMediaType(Problem.MEDIA_TYPE,
-                        OASFactory.createMediaType().schema(schema.example(example))));
-        if (status.equals("503") || status.equals("429") || codes.contains("idempotency_key_in_use")) {
-            response.addHeader("Retry-After", OASFactory.createHeader().required(status.equals("503"))
-                    .description("Seconds to wait before retrying.").schema(integer()));
-        }
-        if (status.equals("401")) {
-            response.addHeader("WWW-Authenticate", OASFactory.createHeader().required(true)
-                    .description("`Bearer realm=\"inventory\"`").schema(string(null)));
-        }
-        return response;
     }
 
     private static void describeSuccess(PathItem.HttpMethod method, APIResponse response) {
@@ -304,26 +249,11 @@ public class ApiDocument implements OASFilter {
                 .description(description);
     }
 
-    private static Schema problemSchema() {
-        return OASFactory.createSchema().addType(SchemaType.OBJECT)
-                .description("An RFC 9457 problem. Further members name what ran out (`item_id`, `quota_id`,"
-                        + " `seat_guid`, `voucher_code`, `available_number`, ...).")
-                .addProperty("type", string("Always `about:blank`."))
-                .addProperty("title", string("The HTTP status in words."))
-                .addProperty("status", integer())
-                .addProperty("detail", string("What happened, for a person."))
-                .addProperty("code", string("What happened, for a program."))
-                .addProperty("errors", OASFactory.createSchema().addType(SchemaType.ARRAY)
-                        .items(OASFactory.createSchema().ref("#/components/schemas/FieldError")))
-                .required(List.of("type", "title", "status", "code"))
-                .additionalPropertiesBoolean(true);
-    }
-
-    private static Schema string(String description) {
+    static Schema string(String description) {
         return OASFactory.createSchema().addType(SchemaType.STRING).description(description);
     }
 
-    private static Schema integer() {
+    static Schema integer() {
         return OASFactory.createSchema().addType(SchemaType.INTEGER).format("int32");
     }
 }
