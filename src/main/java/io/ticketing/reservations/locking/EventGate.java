@@ -41,7 +41,9 @@ import io.vertx.ext.web.RoutingContext;
  *
  * <p>Places are kept only for events this replica knows (in its event cache: the gate runs before the event is read,
  * on the event loop, which may not wait for the database), so random slugs cost no memory; an unknown event's first
- * writers pass ungated while it is read. Places idle for {@value #IDLE_SECONDS} s are dropped.
+ * writers pass ungated while it is read. A caller whose token does not reach the event passes ungated too, and hears
+ * 404 at once, as for an event that does not exist (contract section 11), instead of queueing for the event's places.
+ * Places idle for {@value #IDLE_SECONDS} s are dropped.
  */
 @ApplicationScoped
 class EventGate {
@@ -82,7 +84,7 @@ class EventGate {
         }
         long arrived = System.nanoTime();
         String slug = request.getUriInfo().getPathParameters().getFirst("event");
-        if (!events.known(slug)) {
+        if (!events.knownAndReachable(slug)) {
             pass.entered(arrived, config.timeout(), null, null);
             return Uni.createFrom().nullItem();
         }

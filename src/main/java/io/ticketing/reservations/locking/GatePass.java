@@ -29,7 +29,7 @@ class GatePass {
 
     /**
      * Passed the gate at {@code arrivedNanos}, with the event's places and its turn for a request place (both null:
-     * ungated, its event not yet known).
+     * ungated, its event not yet known or not the caller's).
      */
     void entered(long arrivedNanos, Duration bound, EventGate.Places places, CompletableFuture<Void> turn) {
         this.entered = true;

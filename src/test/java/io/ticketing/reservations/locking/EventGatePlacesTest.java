@@ -3,7 +3,9 @@ package io.ticketing.reservations.locking;
 import static io.ticketing.reservations.support.Api.newCarts;
 import static io.ticketing.reservations.support.Api.newEvent;
 import static io.ticketing.reservations.support.Api.newItem;
+import static io.ticketing.reservations.support.Api.newOrganizer;
 import static io.ticketing.reservations.support.Api.newQuota;
+import static io.ticketing.reservations.support.Api.newToken;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.Socket;
@@ -21,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
 import io.restassured.response.Response;
 import io.ticketing.reservations.reservation.ClaimBatches;
 import io.ticketing.reservations.support.Api;
@@ -29,14 +32,16 @@ import io.ticketing.reservations.support.Sql;
 
 /**
  * Whose an event's request places in {@link EventGate} are: a request's, from the moment it gets one until its work
- * ends, whoever still listens for its answer. The event's quota is locked from outside, so the first add waits for it
- * in PostgreSQL and the others for its next batch.
+ * ends, whoever still listens for its answer; and only a request that may act on the event queues for one. The
+ * event's quota is locked from outside, so the first add waits for it in PostgreSQL and the others for its next batch.
  */
 @QuarkusTest
 @TestProfile(EventGatePlacesTest.FewPlaces.class)
 class EventGatePlacesTest {
 
     private static final int PLACES = 3;
+    /** For a request that waits for nothing, on a shared and noisy machine; a tenth of the lock bound. */
+    private static final Duration PROMPT = Duration.ofSeconds(1);
 
     @Inject
     EventGate gate;
@@ -106,5 +111,38 @@ class EventGatePlacesTest {
         }
         Eventually.within(Duration.ofSeconds(10), "every place of the event given back",
                 () -> gate.freePlaces(event) == PLACES);
+    }
+
+    @Test
+    void anotherOrganizersTokenHearsNotFoundAtOnceAndTakesNoPlace() throws Exception {
+        OnSale sale = onSale("gate-tenant");
+        String event = sale.event();
+        long item = sale.item();
+        String stranger = newToken(newOrganizer("gate-stranger"), "storefront", null);
+        List<String> carts = newCarts(event, PLACES + 1);
+        List<CompletableFuture<Response>> filling = new ArrayList<>();
+        try (LockProbe.Held held = quotaLocked(sale)) {
+            for (String cart : carts.subList(0, PLACES + 1)) {
+                filling.add(CompletableFuture.supplyAsync(() -> Api.addToCart(event, cart, Map.of("item_id", item))));
+            }
+            Eventually.within(Duration.ofSeconds(10), "every place of the event taken, and one add queued for one",
+                    () -> gate.freePlaces(event) == 0 && gate.queued(event) == 1);
+
+            long started = System.nanoTime();
+            Response answer = RestAssured.given().header("Authorization", "Bearer " + stranger)
+                    .contentType("application/json").body(Map.of("positions", List.of(Map.of("item_id", item))))
+                    .post("/api/v1/events/{event}/carts/{cart}/positions", event, carts.get(0));
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+            assertThat(answer.statusCode()).as(answer.asString()).isEqualTo(404);
+            assertThat(answer.jsonPath().getString("code")).isEqualTo("not_found");
+            assertThat(took).as("a 404 that waits for no place").isLessThan(PROMPT);
+            assertThat(gate.queued(event)).as("adds queued at the gate").isEqualTo(1);
+        }
+        for (CompletableFuture<Response> added : filling) {
+            added.get(30, TimeUnit.SECONDS).then().statusCode(201);
+        }
+        assertThat(sql.number("SELECT count(*) FROM cart_positions c JOIN carts k ON k.id = c.cart_id"
+                + " WHERE k.event_id = ?1", sale.eventId())).as("holds: the event's own adds' alone").isEqualTo(PLACES + 1);
     }
 }
