@@ -143,6 +143,7 @@ class EventGatePlacesTest {
             added.get(30, TimeUnit.SECONDS).then().statusCode(201);
         }
         assertThat(sql.number("SELECT count(*) FROM cart_positions c JOIN carts k ON k.id = c.cart_id"
-                + " WHERE k.event_id = ?1", sale.eventId())).as("holds: the event's own adds' alone").isEqualTo(PLACES + 1);
+                + " WHERE k.event_id = ?1", sale.eventId())).as("holds: the event's own adds' alone")
+                .isEqualTo(PLACES + 1);
     }
 }
