@@ -44,7 +44,7 @@ public class EventService implements KnownEvents {
      * within that time. The event's own GET and PATCH read it fresh, for its version. A slug that names no event is
      * kept as such too, apart: so an event of another organizer and one that does not exist answer 404 alike and as
      * fast (contract section 11), and random slugs cost one read each, no memory past {@value #MAX_MISSING}, and
-     * never push a real event out (which {@link #known}, and so the event's gate, relies on).
+     * never push a real event out (which {@link #knownAndReachable}, and so the event's gate, relies on).
      */
     private final Map<String, Loaded> bySlug = new ConcurrentHashMap<>();
     private final Map<String, Loaded> missing = new ConcurrentHashMap<>();
@@ -85,11 +85,15 @@ public class EventService implements KnownEvents {
         return reachable(slug, Optional.ofNullable(loaded.event()));
     }
 
-    /** Whether an event has this slug, in this replica's cache: no database read (see {@link #get}). */
+    /**
+     * Whether an event has this slug, in this replica's cache, and the caller's token reaches it: no database read
+     * (see {@link #get}).
+     */
     @Override
-    public boolean known(String slug) {
+    public boolean knownAndReachable(String slug) {
         Loaded loaded = bySlug.get(slug);
-        return loaded != null && loaded.event() != null;
+        return loaded != null && loaded.event() != null
+                && access.reaches(loaded.event().organizerId, loaded.event().id);
     }
 
     /** The event by slug as committed now, or 404 (as in {@link #get}). Never locks. */

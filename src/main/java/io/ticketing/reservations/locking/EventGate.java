@@ -36,11 +36,14 @@ import io.vertx.ext.web.RoutingContext;
  * at once takes a freed place rather than wake a parked one, which sold 10 % more in the benchmark's purchase.</li>
  * </ul>
  * Both waits count towards the lock bound: a writer hears {@code lock_timeout} at {@code lock.timeout} after it
- * arrived, end to end.
+ * arrived, end to end. A request keeps its place until its work ends, even if its client has hung up meanwhile: its
+ * thread waits on all the same. A client that hangs up while its request is queued withdraws it.
  *
  * <p>Places are kept only for events this replica knows (in its event cache: the gate runs before the event is read,
  * on the event loop, which may not wait for the database), so random slugs cost no memory; an unknown event's first
- * writers pass ungated while it is read. Places idle for {@value #IDLE_SECONDS} s are dropped.
+ * writers pass ungated while it is read. A caller whose token does not reach the event passes ungated too, and hears
+ * 404 at once, as for an event that does not exist (contract section 11), instead of queueing for the event's places.
+ * Places idle for {@value #IDLE_SECONDS} s are dropped.
  */
 @ApplicationScoped
 class EventGate {
@@ -81,16 +84,17 @@ class EventGate {
         }
         long arrived = System.nanoTime();
         String slug = request.getUriInfo().getPathParameters().getFirst("event");
-        if (!events.known(slug)) {
-            pass.entered(arrived, config.timeout(), null);
+        if (!events.knownAndReachable(slug)) {
+            pass.entered(arrived, config.timeout(), null, null);
             return Uni.createFrom().nullItem();
         }
         Places places = placesOf(slug, arrived);
-        pass.entered(arrived, config.timeout(), places);
         CompletableFuture<Void> turn = places.requests().enter();
-        // Registered while the request is surely open: a client that hangs up while queued ends it, and a handler
-        // added once the place was granted would never run, leaking the place for good.
-        routing.addEndHandler(ended -> places.requests().leave(turn));
+        pass.entered(arrived, config.timeout(), places, turn);
+        // A client that hangs up while queued withdraws its request. Once granted, the place is given back when the
+        // request's work ends (GatePass#ended), not when its client leaves: the thread waits on in a batch or for the
+        // locks all the same. Registered while the request is surely open: a handler added later might never run.
+        routing.addEndHandler(ended -> turn.cancel(false));
         turn.orTimeout(config.timeout().toNanos(), TimeUnit.NANOSECONDS);
         return Uni.createFrom().completionStage(turn).map(ignored -> (Response) null).onFailure()
                 .recoverWithItem(failure -> {
@@ -141,6 +145,12 @@ class EventGate {
         return places == null ? config.requestsPerEvent() : places.requests().free();
     }
 
+    /** Requests of the event queued for a request place on this replica. */
+    int queued(String event) {
+        Places places = byEvent.get(event);
+        return places == null ? 0 : places.requests().queued();
+    }
+
     /** A fair semaphore whose waiters are futures, not threads. */
     static final class Permits {
 
@@ -166,9 +176,13 @@ class EventGate {
             return free;
         }
 
+        synchronized int queued() {
+            return (int) waiting.stream().filter(turn -> !turn.isDone()).count();
+        }
+
         /**
-         * At the end of the request that asked for {@code turn}: gives back its permit if it was granted, or else
-         * withdraws it from the queue (a cancelled waiter is skipped like one that timed out).
+         * Once the work of the request that asked for {@code turn} has ended: gives back its permit if it was
+         * granted, or else withdraws it from the queue (a cancelled waiter is skipped like one that timed out).
          */
         void leave(CompletableFuture<Void> turn) {
             if (!turn.cancel(false) && !turn.isCompletedExceptionally()) {

@@ -2,8 +2,10 @@ package io.ticketing.reservations.locking;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.RequestScoped;
 
 /**
@@ -18,17 +20,33 @@ class GatePass {
     private boolean entered;
     private long deadlineNanos;
     private EventGate.Places places;
+    private CompletableFuture<Void> turn;
     private boolean inTransaction;
 
     void httpRequest() {
         httpRequest = true;
     }
 
-    /** Passed the gate at {@code arrivedNanos}, with the event's places (null: ungated, its event not yet known). */
-    void entered(long arrivedNanos, Duration bound, EventGate.Places places) {
+    /**
+     * Passed the gate at {@code arrivedNanos}, with the event's places and its turn for a request place (both null:
+     * ungated, its event not yet known or not the caller's).
+     */
+    void entered(long arrivedNanos, Duration bound, EventGate.Places places, CompletableFuture<Void> turn) {
         this.entered = true;
         this.deadlineNanos = arrivedNanos + bound.toNanos();
         this.places = places;
+        this.turn = turn;
+    }
+
+    /**
+     * The request's work has ended (its request context with it, on the thread that did it): its request place is
+     * free again, or it leaves the queue if it never got one.
+     */
+    @PreDestroy
+    void ended() {
+        if (turn != null) {
+            places.requests().leave(turn);
+        }
     }
 
     /** What is left of the bound for the lock statement; empty for an HTTP request that did not pass the gate. */

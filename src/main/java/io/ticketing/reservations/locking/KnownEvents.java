@@ -1,7 +1,11 @@
 package io.ticketing.reservations.locking;
 
-/** Which event slugs this replica knows without reading the database: the event gate keeps places for those only. */
+/**
+ * Which event slugs this replica knows without reading the database, and that the request's caller reaches: the event
+ * gate keeps places for those only.
+ */
 public interface KnownEvents {
 
-    boolean known(String slug);
+    /** Whether the event is in this replica's cache and the request's token reaches it (contract section 11). */
+    boolean knownAndReachable(String slug);
 }

@@ -98,7 +98,7 @@ class EventGateDisconnectTest {
     }
 
     /** A raw request whose answer is never read, on a socket the test can close as a browser tab would. */
-    private static Socket addToCart(String event, String cart, long item) throws Exception {
+    static Socket addToCart(String event, String cart, long item) throws Exception {
         byte[] body = ("{\"positions\":[{\"item_id\":" + item + "}]}").getBytes(StandardCharsets.UTF_8);
         Socket socket = new Socket("localhost", RestAssured.port);
         OutputStream out = socket.getOutputStream();

@@ -2,6 +2,8 @@ package io.ticketing.reservations.organizer;
 
 import static io.restassured.RestAssured.given;
 import static io.ticketing.reservations.support.Api.admin;
+import static io.ticketing.reservations.support.Api.newOrganizer;
+import static io.ticketing.reservations.support.Api.newToken;
 import static io.ticketing.reservations.support.Api.storefront;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
@@ -9,7 +11,6 @@ import static org.hamcrest.Matchers.nullValue;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -32,22 +33,6 @@ class OrganizersTest {
 
     @Inject
     Sql sql;
-
-    /** A new organizer; returns its slug. */
-    static String newOrganizer(String prefix) {
-        String slug = prefix + "-" + Long.toString(System.nanoTime(), 36);
-        admin().body(Map.of("slug", slug, "name", prefix)).post(ORGANIZERS).then().statusCode(201)
-                .body("slug", equalTo(slug));
-        return slug;
-    }
-
-    /** A new token of the organizer; returns its secret. */
-    static String newToken(String organizer, String scope, List<String> events) {
-        Map<String, Object> body = new HashMap<>(Map.of("name", scope + " token", "scope", scope));
-        body.put("events", events);
-        return admin().body(body).post(ORGANIZERS + "/{organizer}/tokens", organizer).then().statusCode(201)
-                .extract().path("token");
-    }
 
     static RequestSpecification as(String token) {
         return given().header("Authorization", "Bearer " + token).contentType("application/json");

@@ -1,8 +1,8 @@
 package io.ticketing.reservations.organizer;
 
-import static io.ticketing.reservations.organizer.OrganizersTest.newOrganizer;
-import static io.ticketing.reservations.organizer.OrganizersTest.newToken;
 import static io.ticketing.reservations.support.Api.newEvent;
+import static io.ticketing.reservations.support.Api.newOrganizer;
+import static io.ticketing.reservations.support.Api.newToken;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;

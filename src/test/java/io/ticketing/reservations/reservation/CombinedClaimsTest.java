@@ -5,6 +5,7 @@ import static io.ticketing.reservations.support.Api.admin;
 import static io.ticketing.reservations.support.Api.checkout;
 import static io.ticketing.reservations.support.Api.newCart;
 import static io.ticketing.reservations.support.Api.newCartOf;
+import static io.ticketing.reservations.support.Api.newDate;
 import static io.ticketing.reservations.support.Api.newEvent;
 import static io.ticketing.reservations.support.Api.newItem;
 import static io.ticketing.reservations.support.Api.newQuota;
@@ -12,6 +13,7 @@ import static io.ticketing.reservations.support.Api.newSeatedItem;
 import static io.ticketing.reservations.support.Api.newSeats;
 import static io.ticketing.reservations.support.Api.newVoucher;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -36,6 +38,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import io.ticketing.reservations.locking.LockProbe;
+import io.ticketing.reservations.locking.LockTarget;
 import io.ticketing.reservations.support.Crowd;
 import io.ticketing.reservations.support.Crowd.Outcome;
 import io.ticketing.reservations.support.Eventually;
@@ -207,6 +210,84 @@ class CombinedClaimsTest {
                 + " JOIN events e ON e.id = o.event_id WHERE e.slug = ?1", event)).as("tickets sold").isEqualTo(20);
         assertThat(heldIn(event)).as("holds left").isZero();
         Oracle.assertNeverOversold(sql, event);
+    }
+
+    /**
+     * A date nothing names yet may be deleted while adds to it wait for its lock; each then answers as if the date
+     * had never been: 404, nothing written. The first waits alone and meets the deleted date at its insert (a foreign
+     * key, run again); the batch behind it reads the date gone.
+     */
+    @Test
+    void addsWaitingForADatesLockWhileItIsDeletedAreNotFoundAndWriteNothing() throws Exception {
+        DatedSale sale = datedSale("deleted-date-alone");
+        List<CompletableFuture<Response>> adds = new ArrayList<>();
+        try (LockProbe.Held friday = probe.holdInBackground(sale.eventId(), List.of(LockTarget.date(sale.friday())))) {
+            adds.add(sale.addOnFriday(0));
+            Eventually.within(Duration.ofSeconds(10), "the first add at Friday's lock", () -> lockWaiters() == 1);
+            adds.add(sale.addOnFriday(1));
+            adds.add(sale.addOnFriday(2));
+            Eventually.within(Duration.ofSeconds(10), "two adds waiting for the next batch",
+                    () -> batches.waiting(sale.eventId()) == 2);
+            sale.deleteFriday();
+        }
+        for (CompletableFuture<Response> add : adds) {
+            add.get(30, TimeUnit.SECONDS).then().statusCode(404).body("code", equalTo("not_found"));
+        }
+        assertThat(heldIn(sale.event())).isZero();
+    }
+
+    /** As above, but the batch itself waits at Friday's lock when the date goes, and meets it at its insert. */
+    @Test
+    void aBatchWaitingForADatesLockWhileItIsDeletedIsNotFoundAndWritesNothing() throws Exception {
+        DatedSale sale = datedSale("deleted-date-batch");
+        LockProbe.Held saturday = probe.holdInBackground(sale.eventId(), List.of(LockTarget.date(sale.saturday())));
+        List<CompletableFuture<Response>> batch;
+        try (LockProbe.Held friday = probe.holdInBackground(sale.eventId(), List.of(LockTarget.date(sale.friday())))) {
+            CompletableFuture<Response> first = CompletableFuture.supplyAsync(() -> addToCart(sale.event(),
+                    sale.carts().get(0), Map.of("item_id", sale.item(), "date_id", sale.saturday())));
+            Eventually.within(Duration.ofSeconds(10), "the first add at Saturday's lock", () -> lockWaiters() == 1);
+            batch = List.of(sale.addOnFriday(1), sale.addOnFriday(2));
+            Eventually.within(Duration.ofSeconds(10), "two adds waiting for the next batch",
+                    () -> batches.waiting(sale.eventId()) == 2);
+            saturday.close();
+            first.get(30, TimeUnit.SECONDS).then().statusCode(201);
+            Eventually.within(Duration.ofSeconds(10), "the batch at Friday's lock",
+                    () -> batches.waiting(sale.eventId()) == 0 && lockWaiters() == 1);
+            sale.deleteFriday();
+        }
+        for (CompletableFuture<Response> add : batch) {
+            add.get(30, TimeUnit.SECONDS).then().statusCode(404).body("code", equalTo("not_found"));
+        }
+        assertThat(heldIn(sale.event())).as("Saturday's hold alone").isEqualTo(1);
+    }
+
+    /** An event on two dates whose one item is in a quota of no date, so that either date may be deleted. */
+    private record DatedSale(String event, long eventId, long friday, long saturday, long item, List<String> carts) {
+
+        CompletableFuture<Response> addOnFriday(int cart) {
+            return CompletableFuture.supplyAsync(
+                    () -> addToCart(event, carts.get(cart), Map.of("item_id", item, "date_id", friday)));
+        }
+
+        /** Allowed: the adds waiting for their locks have written nothing yet. */
+        void deleteFriday() {
+            admin().delete("/api/v1/events/{event}/dates/{date}", event, friday).then().statusCode(204);
+        }
+    }
+
+    private DatedSale datedSale(String prefix) {
+        String event = newEvent(prefix);
+        long friday = newDate(event, 4);
+        long saturday = newDate(event, 5);
+        long item = newItem(event, "Ticket", "10");
+        newQuota(event, 10, List.of(item));
+        return new DatedSale(event, sql.number("SELECT id FROM events WHERE slug = ?1", event), friday, saturday, item,
+                List.of(newCart(event), newCart(event), newCart(event)));
+    }
+
+    private long lockWaiters() {
+        return sql.number("SELECT count(*) FROM pg_stat_activity"
+                + " WHERE datname = current_database() AND wait_event_type = 'Lock'");
     }
 
     /**

@@ -37,6 +37,21 @@ public final class Api {
         return slug;
     }
 
+    /** A new organizer (contract section 11); returns its slug. */
+    public static String newOrganizer(String prefix) {
+        String slug = prefix + "-" + Long.toString(System.nanoTime(), 36);
+        admin().body(Map.of("slug", slug, "name", prefix)).post("/api/v1/organizers").then().statusCode(201);
+        return slug;
+    }
+
+    /** A new API token of the organizer, of {@code scope}, limited to {@code events} unless null; returns its secret. */
+    public static String newToken(String organizer, String scope, List<String> events) {
+        Map<String, Object> body = new HashMap<>(Map.of("name", scope + " token", "scope", scope));
+        body.put("events", events);
+        return admin().body(body).post("/api/v1/organizers/{organizer}/tokens", organizer).then().statusCode(201)
+                .extract().path("token");
+    }
+
     public static long newItem(String event, String name, String price) {
         return admin().body(Map.of("name", name, "price", price)).post("/api/v1/events/{event}/items", event)
                 .then().statusCode(201).extract().jsonPath().getLong("id");
