@@ -120,6 +120,10 @@ class EventGatePlacesTest {
         long item = sale.item();
         String stranger = newToken(newOrganizer("gate-stranger"), "storefront", null);
         List<String> carts = newCarts(event, PLACES + 1);
+        // The gate judges the caller by the request's identity; a token's first request was once seen queueing (1 run
+        // in 8, not understood: see issue 40's note), so the token is known to the service before the race.
+        RestAssured.given().header("Authorization", "Bearer " + stranger).get("/api/v1/events/{event}/catalog", event)
+                .then().statusCode(404);
         List<CompletableFuture<Response>> filling = new ArrayList<>();
         try (LockProbe.Held held = quotaLocked(sale)) {
             for (String cart : carts.subList(0, PLACES + 1)) {
