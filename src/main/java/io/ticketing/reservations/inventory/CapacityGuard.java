@@ -7,8 +7,11 @@ package io.ticketing.reservations.inventory;
  */
 public interface CapacityGuard {
 
-    /** A voucher's change, as the numbers that decide what it takes. */
-    record VoucherChange(int blockingBefore, int blockingAfter, boolean takesSeat, boolean lowersUses,
+    /**
+     * A voucher's change, as the numbers that decide what it takes: the {@code max_usages} it blocks with before and
+     * after (0 while it does not block), of which each quota counts what the voucher has not used there.
+     */
+    record VoucherChange(int blockingUsesBefore, int blockingUsesAfter, boolean takesSeat, boolean lowersUses,
             int maxUsagesAfter) {
     }
 

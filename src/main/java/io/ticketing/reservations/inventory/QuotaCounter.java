@@ -12,7 +12,6 @@ import java.util.TreeSet;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.jdbc.Jdbc;
-import io.ticketing.reservations.locking.LockTarget;
 
 /**
  * Counts quotas' usage (contract section 1) from the counters that migration V5's triggers keep, so the cost does
@@ -37,11 +36,25 @@ public class QuotaCounter {
      * {@code block_quota} is on, {@code valid_until} has not passed, it names the quota or an item in it, and it is
      * not restricted to another date than the quota's (contract sections 1 and 10).
      */
+    /**
+     * What voucher {@code v} has used of its block in quota {@code q} (contract sections 1 and 10). A voucher of no
+     * date that gives its uses back blocks on each date what it has not used on that date ("each counted on its
+     * own"): its {@code redeemed} counts every date's uses, and a use given back on one date would raise its block on
+     * another that sold out meanwhile, past the size, by a cancel or an expiry nothing may refuse. Elsewhere, and for
+     * an offer (whose uses never come back), {@code redeemed} only falls with this quota's own usage or never.
+     */
+    public static final String VOUCHER_USES_IN_QUOTA = """
+            CASE WHEN q.date_id IS NOT NULL AND v.date_id IS NULL AND v.gives_back
+              THEN (SELECT count(*) FROM order_positions p JOIN orders o ON o.id = p.order_id
+                    WHERE p.voucher_id = v.id AND o.status IN ('pending', 'paid')
+                      AND (p.date_id IS NULL OR p.date_id = q.date_id))
+              ELSE v.redeemed END""";
+
     private static final String COUNT_SELECTED = """
             member AS (
               SELECT q.id AS quota_id, q.date_id, q.dated, qi.item_id FROM quota q JOIN quota_items qi ON qi.quota_id = q.id),
             blocking AS (
-              SELECT q.id AS quota_id, v.id AS voucher_id, greatest(v.max_usages - v.redeemed, 0) AS uses_left
+              SELECT q.id AS quota_id, v.id AS voucher_id, greatest(v.max_usages - %s, 0) AS uses_left
               FROM quota q JOIN vouchers v ON v.block_quota AND (v.valid_until IS NULL OR v.valid_until >= now())
                 AND (v.date_id IS NULL OR q.date_id IS NULL OR v.date_id = q.date_id)
                 AND (v.quota_id = q.id OR v.item_id IN (SELECT item_id FROM member WHERE quota_id = q.id))),
@@ -93,7 +106,8 @@ public class QuotaCounter {
               (SELECT array_agg(b.voucher_id) FROM blocking b WHERE b.quota_id = q.id),
               coalesce(sum(u.waiting), 0), q.date_id
             FROM quota q LEFT JOIN usage u ON u.quota_id = q.id
-            GROUP BY q.id, q.name, q.size, q.date_id ORDER BY q.id""";
+            GROUP BY q.id, q.name, q.size, q.date_id ORDER BY q.id"""
+            .formatted(VOUCHER_USES_IN_QUOTA);
 
     /** A selected quota's columns: with {@code dated}, whether its event has dates at all. */
     private static final String QUOTA_COLUMNS = """
@@ -162,34 +176,6 @@ public class QuotaCounter {
             WHERE q.id IN (%s) AND (q.date_id IS NULL OR q.date_id = ANY(:dates)
               OR EXISTS (SELECT 1 FROM items p WHERE p.id IN (%s) AND p.every_date))
             GROUP BY q.id, q.size, q.date_id ORDER BY q.id""".formatted(QUOTAS_OF_ITEMS, CLAIMED_ITEMS);
-
-    /**
-     * What deciding which quotas a claim locks needs: a quota's id, its size (null when unlimited), its items, and
-     * whether a voucher blocks in it.
-     */
-    public interface QuotaMembers {
-
-        long id();
-
-        Integer size();
-
-        Set<Long> itemIds();
-
-        /** The date the quota belongs to; null: the whole event. */
-        Long dateId();
-
-        /** What locking this quota takes. */
-        default LockTarget lockTarget() {
-            return LockTarget.quota(id(), dateId());
-        }
-
-        /** Whether {@code voucher} holds capacity in this quota at {@code now} (contract section 1). */
-        boolean blockedBy(Voucher voucher, Instant now);
-
-        default boolean isFinite() {
-            return size() != null;
-        }
-    }
 
     /** A quota as read before the locks: who is in it, not how much is left. */
     public record Membership(long id, Integer size, Set<Long> itemIds, Long dateId) implements QuotaMembers {

@@ -115,13 +115,12 @@ public class VoucherService {
                     "needs an item_id, quota_id or seat_guid to know what to block");
         }
         boolean validAfter = validUntil == null || !validUntil.isBefore(now);
-        int usesLeftAfter = Math.max(maxUsages - voucher.redeemed, 0);
         Seat seat = voucher.seatId == null ? null : Seat.findById(voucher.seatId);
         boolean heldSeatBefore = seat != null
                 && holdsSeat(voucher.maxUsages, voucher.redeemed, !voucher.hasExpired(now));
         reservations.reserveForVoucher(voucher, seat, new CapacityGuard.VoucherChange(
-                voucher.blockQuota && !voucher.hasExpired(now) ? Math.max(voucher.maxUsages - voucher.redeemed, 0) : 0,
-                blockQuota && validAfter ? usesLeftAfter : 0,
+                voucher.blockQuota && !voucher.hasExpired(now) ? voucher.maxUsages : 0,
+                blockQuota && validAfter ? maxUsages : 0,
                 seat != null && !heldSeatBefore && holdsSeat(maxUsages, voucher.redeemed, validAfter),
                 maxUsages < voucher.maxUsages, maxUsages));
         boolean blockedBefore = voucher.blockQuota && !voucher.hasExpired(now);

@@ -39,6 +39,10 @@ public class AdminReservations implements CapacityGuard {
             SELECT count(*) FROM cart_positions WHERE voucher_id = :voucher AND expires >= now()
               AND item_id = ANY(:items) AND (CAST(:date AS bigint) IS NULL OR date_id IS NULL OR date_id = CAST(:date AS bigint))""";
 
+    /** What the voucher has used of its block in a quota of {@code :date} (or of none), by the counter's rule. */
+    private static final String USES_IN_QUOTA = "SELECT " + QuotaCounter.VOUCHER_USES_IN_QUOTA
+            + " FROM vouchers v, (SELECT CAST(:date AS bigint) AS date_id) q WHERE v.id = :voucher";
+
     private final Reservations reservations;
     private final AdvisoryLocks locks;
     private final QuotaCounter counter;
@@ -59,7 +63,7 @@ public class AdminReservations implements CapacityGuard {
     @Override
     public void reserveForVoucher(Voucher voucher, Seat seat, VoucherChange change) {
         reservations.countingRefusals(() -> {
-            int growth = change.blockingAfter() - change.blockingBefore();
+            int growth = change.blockingUsesAfter() - change.blockingUsesBefore();
             List<CountedQuota> quotas = growth > 0
                     ? blockedBy(voucher).stream().filter(CountedQuota::isFinite).toList()
                     : List.of();
@@ -82,8 +86,9 @@ public class AdminReservations implements CapacityGuard {
             reservations.requireLocked(counted.stream().map(CountedQuota::lockTarget).toList(), held);
             for (CountedQuota quota : counted) {
                 // A voucher that did not block had its live holds counted as carts: blocking, it counts them instead.
-                long grows = change.blockingAfter() - (change.blockingBefore() > 0
-                        ? change.blockingBefore()
+                long used = usesIn(voucher, quota);
+                long grows = Math.max(change.blockingUsesAfter() - used, 0) - (change.blockingUsesBefore() > 0
+                        ? Math.max(change.blockingUsesBefore() - used, 0)
                         : liveHoldsIn(voucher, quota));
                 int left = quota.availability().availableNumber();
                 if (left < grows) {
@@ -122,6 +127,13 @@ public class AdminReservations implements CapacityGuard {
     private boolean voucherHoldsTaken(Seat seat, Voucher voucher) {
         Set<Long> itself = voucher.id == null ? Set.of() : Set.of(voucher.id);
         return !reads.takenSeats(Set.of(seat.id), List.of(), itself).list().isEmpty();
+    }
+
+    private long usesIn(Voucher voucher, CountedQuota quota) {
+        return voucher.id == null
+                ? 0
+                : jdbc.statement(USES_IN_QUOTA).set("voucher", voucher.id).set("date", quota.dateId())
+                        .reading(row -> row.getLong(1)).list().get(0);
     }
 
     private long liveHoldsIn(Voucher voucher, CountedQuota quota) {

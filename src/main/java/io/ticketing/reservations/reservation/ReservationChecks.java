@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
 
 import io.ticketing.reservations.inventory.ItemForSale;
 import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
-import io.ticketing.reservations.inventory.QuotaCounter.QuotaMembers;
+import io.ticketing.reservations.inventory.QuotaMembers;
 import io.ticketing.reservations.inventory.Seat;
 import io.ticketing.reservations.inventory.Voucher;
 import io.ticketing.reservations.locking.AdvisoryLocks;

@@ -93,6 +93,34 @@ class CrossingsTest {
         Oracle.assertNeverOversold(sql, event);
     }
 
+    /**
+     * A blocking voucher of no date blocks on each date what it has not used there: a use given back on one date
+     * (a cancel or an expiry, which nothing may refuse) must not raise its block on a date sold out meanwhile.
+     */
+    @Test
+    void aVoucherUseGivenBackOnOneDateNeverRaisesItsBlockOnAnother() {
+        String event = newEvent("cross-voucher-give-back");
+        long first = newDate(event, 4);
+        long second = newDate(event, 5);
+        long ticket = newItem(event, "Ticket", "10");
+        newQuotaOn(event, first, 10, List.of(ticket));
+        long secondQuota = newQuotaOn(event, second, 10, List.of(ticket));
+        newVoucher(event, Map.of("code", "THREE", "max_usages", 3, "item_id", ticket, "block_quota", true));
+        String withVoucher = checkout(event, cartWith(event, Map.of("item_id", ticket, "date_id", first,
+                "quantity", 3, "voucher_code", "THREE"))).then().statusCode(201).extract().path("code");
+        assertThat(availableNumber(event, secondQuota)).isEqualTo(7);
+        checkout(event, cartWith(event, Map.of("item_id", ticket, "date_id", second, "quantity", 7))).then()
+                .statusCode(201);
+
+        admin().post("/api/v1/events/{event}/orders/{code}/cancel", event, withVoucher).then().statusCode(200);
+        Oracle.assertNeverOversold(sql, event);
+        checkout(event, cartWith(event, Map.of("item_id", ticket, "date_id", second, "quantity", 3,
+                "voucher_code", "THREE"))).then().statusCode(201);
+        addToCart(event, newCart(event), Map.of("item_id", ticket, "date_id", second)).then().statusCode(409)
+                .body("code", equalTo("quota_exhausted"));
+        Oracle.assertNeverOversold(sql, event);
+    }
+
     /** A pass counts and is checked on a date off sale, so the date put back on sale is never past its quota. */
     @Test
     void aPassIsCheckedOnADateOffSale() {

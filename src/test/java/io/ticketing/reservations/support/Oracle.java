@@ -24,7 +24,9 @@ public final class Oracle {
      * quota_id is the quota; its live holds are then left out of that quota's carts (the block counts them).
      * Section 10: a position counts in a quota of a date if it is for that date or for none (a pass, and what a pass
      * bundles, count on every date); a quota of no date counts every position of its items; a voucher of one date
-     * blocks only in quotas of that date or of none, and a date off sale is no exception: a pass counts and is
+     * blocks only in quotas of that date or of none, one of no date blocks on each date what it has not used on that
+     * date (each date counted on its own; an offer, whose uses never come back, by what it redeemed), and a date off
+     * sale is no exception: a pass counts and is
      * checked there too. Section 9: {@code waiting}, the quantities of the waiting entries of its items, but those of
      * an item taken off sale, which hold nothing back while it is off.
      */
@@ -32,7 +34,12 @@ public final class Oracle {
             WITH quota AS (SELECT q.id, q.size, q.date_id FROM quotas q JOIN events e ON e.id = q.event_id
                            WHERE e.slug = ?1),
             blocking AS (
-              SELECT quota.id AS quota_id, v.id AS voucher_id, greatest(v.max_usages - v.redeemed, 0) AS uses_left
+              SELECT quota.id AS quota_id, v.id AS voucher_id,
+                greatest(v.max_usages - CASE WHEN quota.date_id IS NULL OR v.date_id IS NOT NULL OR NOT v.gives_back
+                  THEN v.redeemed
+                  ELSE (SELECT count(*) FROM order_positions p JOIN orders o ON o.id = p.order_id
+                        WHERE p.voucher_id = v.id AND o.status IN ('pending', 'paid')
+                          AND (p.date_id IS NULL OR p.date_id = quota.date_id)) END, 0) AS uses_left
               FROM quota JOIN vouchers v ON v.block_quota AND (v.valid_until IS NULL OR v.valid_until >= now())
                 AND (v.date_id IS NULL OR quota.date_id IS NULL OR v.date_id = quota.date_id)
                 AND (v.quota_id = quota.id
