@@ -111,6 +111,21 @@ public final class Oracle {
             WHERE e.slug = ?1 AND p.bundled_in IS NOT NULL
               AND NOT EXISTS (SELECT 1 FROM order_positions b WHERE b.id = p.bundled_in AND b.order_id = p.order_id)""";
 
+    /**
+     * Section 10: a bundle's live hold or sold position brings each of its bundled items as often as the bundle says,
+     * whichever flow wrote it (an add, a checkout, an order change into the bundle).
+     */
+    private static final String BUNDLES_INCOMPLETE = """
+            SELECT 'cart position ' || c.id FROM cart_positions c JOIN carts k ON k.id = c.cart_id
+              JOIN events e ON e.id = k.event_id JOIN item_bundles b ON b.item_id = c.item_id
+            WHERE e.slug = ?1 AND c.expires >= now() AND b.count <> (SELECT count(*) FROM cart_positions x
+              WHERE x.bundled_in = c.id AND x.item_id = b.bundled_item_id)
+            UNION ALL
+            SELECT 'order position ' || p.id FROM order_positions p JOIN orders o ON o.id = p.order_id
+              JOIN events e ON e.id = o.event_id JOIN item_bundles b ON b.item_id = p.item_id
+            WHERE e.slug = ?1 AND o.status IN ('pending', 'paid') AND b.count <> (SELECT count(*)
+              FROM order_positions x WHERE x.bundled_in = p.id AND x.item_id = b.bundled_item_id)""";
+
     private Oracle() {
     }
 
@@ -148,7 +163,7 @@ public final class Oracle {
     /**
      * The promises the event breaks right now: quotas used past their size (but those in {@code excused}, which an
      * admin shrank below what they hold), seats held twice,
-     * vouchers overused or miscounted, buyers past their limits, what a bundle brought left without it.
+     * vouchers overused or miscounted, buyers past their limits, what a bundle brought left without it or missing.
      */
     public static List<String> brokenPromises(Sql sql, String event, Set<Long> excused) {
         List<String> broken = new ArrayList<>();
@@ -161,6 +176,8 @@ public final class Oracle {
         sql.rows(BUYERS_PAST_THEIR_LIMITS, event).forEach(buyer -> broken.add("buyer " + buyer + " past the limit"));
         sql.rows(BROUGHT_WITHOUT_THEIR_BUNDLE, event)
                 .forEach(position -> broken.add(position + " outlived the bundle that brought it"));
+        sql.rows(BUNDLES_INCOMPLETE, event)
+                .forEach(position -> broken.add(position + " lacks what its bundle brings"));
         return broken;
     }
 
