@@ -1,0 +1,107 @@
+package io.ticketing.reservations.reservation;
+
+import static io.ticketing.reservations.reservation.PropertyCalls.call;
+import static io.ticketing.reservations.reservation.PropertyCalls.patch;
+import static io.ticketing.reservations.reservation.PropertyEvent.PATH;
+import static io.ticketing.reservations.support.Api.admin;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+
+import io.restassured.response.Response;
+
+/**
+ * The admin's edits, every field of every resource that counts: a voucher's {@code max_usages},
+ * {@code block_quota} and {@code valid_until}, and vouchers deleted and made again of any kind (of no scope, an
+ * item, a quota, a date, a seat); a quota's size (to and from unlimited) and items; an item and a date taken off
+ * sale and put back; seats blocked and freed. PATCHes that name no field that counts must change nothing.
+ */
+final class AdminSteps {
+
+    private final Random random;
+
+    AdminSteps(Random random) {
+        this.random = random;
+    }
+
+    String voucher(PropertyEvent event) {
+        String code = event.someVoucher();
+        int dice = random.nextInt(6);
+        if (dice == 0) {
+            Response deleted = admin().delete(PATH + "/vouchers/{code}", event.slug, code);
+            if (deleted.statusCode() == 204 || deleted.statusCode() == 404) {
+                Map<String, Object> voucher = newVoucher(event, code);
+                return call("delete voucher " + code + ", then " + voucher,
+                        admin().body(voucher).post(PATH + "/vouchers", event.slug));
+            }
+            return call("delete voucher " + code, deleted);
+        }
+        Map<String, Object> changes = new HashMap<>();
+        switch (dice) {
+            case 1 -> changes.put("max_usages", 1 + random.nextInt(3));
+            case 2, 3 -> changes.put("block_quota", !event.blocks(code));
+            case 4 -> changes.put("valid_until", random.nextBoolean() ? null : "2099-01-01T00:00:00Z");
+            default -> {
+                // Names none of the fields that count: all of them must stay as they are.
+            }
+        }
+        return patch(event.slug, "voucher " + code, PATH + "/vouchers/" + code, changes);
+    }
+
+    /** A voucher of one to three uses, of no scope, an item, a quota or a seat, of no date or one. */
+    private Map<String, Object> newVoucher(PropertyEvent event, String code) {
+        Map<String, Object> voucher = new HashMap<>(Map.of("code", code, "max_usages", 1 + random.nextInt(3)));
+        int scope = random.nextInt(4);
+        switch (scope) {
+            case 0 -> voucher.put("item_id", event.any(event.items));
+            case 1 -> voucher.put("quota_id", event.any(event.quotas));
+            case 2 -> {
+                PropertyEvent.Seated seats = event.any(event.seated);
+                voucher.put("seat_guid", event.anySeat(seats));
+            }
+            default -> {
+                // Of no scope: it unlocks any item and can block nothing.
+            }
+        }
+        if (scope < 2) {
+            voucher.put("block_quota", random.nextBoolean());
+        }
+        if (event.dated() && (scope == 2 || random.nextBoolean())) {
+            voucher.put("date_id", event.any(event.dates));
+        }
+        return voucher;
+    }
+
+    /** Its size (to unlimited a fourth of the time), its items, its name only, or nothing. */
+    String quota(PropertyEvent event, long quota) {
+        Map<String, Object> changes = new HashMap<>();
+        switch (random.nextInt(4)) {
+            case 0, 1 -> changes.put("size", random.nextInt(4) == 0 ? null : random.nextInt(5));
+            case 2 -> changes.put("items", event.items.stream().filter(item -> random.nextInt(3) > 0).toList());
+            default -> changes.put("name", "renamed " + random.nextInt(100));
+        }
+        return patch(event.slug, "quota " + quota, PATH + "/quotas/" + quota, changes);
+    }
+
+    /** An item off sale or back on; its holds and sales stay, and entries of its waiting list hold nothing back. */
+    String item(PropertyEvent event) {
+        long item = event.any(event.items);
+        return patch(event.slug, "item " + item, PATH + "/items/" + item, Map.of("active", random.nextInt(3) > 0));
+    }
+
+    /** A date off sale or back on; in an event without dates, a seat instead. */
+    String date(PropertyEvent event) {
+        if (!event.dated()) {
+            return seat(event);
+        }
+        long date = event.any(event.dates);
+        return patch(event.slug, "date " + date, PATH + "/dates/" + date, Map.of("active", random.nextInt(3) > 0));
+    }
+
+    String seat(PropertyEvent event) {
+        String guid = event.anySeat(event.any(event.seated));
+        String path = PATH + "/seats/" + guid + (event.dated() ? "?date_id=" + event.any(event.dates) : "");
+        return patch(event.slug, "seat " + guid, path, Map.of("blocked", random.nextBoolean()));
+    }
+}

@@ -1,0 +1,231 @@
+package io.ticketing.reservations.reservation;
+
+import static io.ticketing.reservations.support.Api.storefront;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+
+import io.ticketing.reservations.support.Oracle;
+import io.ticketing.reservations.support.Oracle.QuotaUsage;
+import io.ticketing.reservations.support.Sql;
+
+/**
+ * One event the property test sells ({@link PropertyEvents} builds it): its items, quotas, seats and voucher codes,
+ * what its buyers hold (carts, orders, waiting-list entries), and the positions a buyer asks for. Everything is small
+ * (quotas of one to four, vouchers of one to three uses, two or three seats) so that random steps meet at the edges.
+ */
+final class PropertyEvent {
+
+    static final String PATH = "/api/v1/events/{event}";
+
+    /** A seated item and the guids of its seats: {@code prefix-1} to {@code prefix-count}, on each date if dated. */
+    record Seated(long item, String prefix, int count) {
+    }
+
+    final String slug;
+    final long id;
+    /** Empty for an event without dates. */
+    final List<Long> dates;
+    /** Every item; the bundle brings {@code bundled} ({@code bundledCount} of it). */
+    final List<Long> items;
+    final long bundle;
+    final long bundled;
+    final int bundledCount;
+    /** Items sold for every date, each one position naming no date (none in an event without dates). */
+    final List<Long> passes;
+    final List<Seated> seated;
+    final List<Long> quotas = new ArrayList<>();
+    final List<String> vouchers = new ArrayList<>();
+    final List<String> carts = new ArrayList<>();
+    final List<String> orders = new ArrayList<>();
+    final List<String> entries = new ArrayList<>();
+    private final Random random;
+    private final Sql sql;
+
+    PropertyEvent(String slug, Sql sql, Random random, List<Long> dates, List<Long> items, long bundle, long bundled,
+            int bundledCount, List<Long> passes, List<Seated> seated) {
+        this.slug = slug;
+        this.id = sql.number("SELECT id FROM events WHERE slug = ?1", slug);
+        this.sql = sql;
+        this.random = random;
+        this.dates = dates;
+        this.items = items;
+        this.bundle = bundle;
+        this.bundled = bundled;
+        this.bundledCount = bundledCount;
+        this.passes = passes;
+        this.seated = seated;
+    }
+
+    boolean dated() {
+        return !dates.isEmpty();
+    }
+
+    /** A position of any item, with its date and seat where it needs them, half the time with a voucher. */
+    Map<String, Object> position(boolean withVoucher) {
+        return withVoucher && random.nextBoolean() ? positionWith(any(vouchers)) : positionOf(any(items));
+    }
+
+    /**
+     * A position with {@code voucher}, mostly of what the voucher is for (its item, an item of its quota, its seat,
+     * its date), so that uses run out; sometimes of any item, which the voucher may not allow.
+     */
+    Map<String, Object> positionWith(String voucher) {
+        List<?> rows = sql.rows("""
+                SELECT coalesce(v.item_id, m.item_id), s.guid, v.date_id FROM vouchers v
+                  LEFT JOIN quota_items m ON m.quota_id = v.quota_id LEFT JOIN seats s ON s.id = v.seat_id
+                WHERE v.event_id = ?1 AND v.code = ?2 ORDER BY 1""", id, voucher);
+        Object[] scope = rows.isEmpty() || random.nextInt(4) == 0 ? new Object[3] : (Object[]) any(rows);
+        Map<String, Object> position = positionOf(scope[0] == null ? any(items) : ((Number) scope[0]).longValue());
+        if (scope[1] != null && position.containsKey("seat_guid")) {
+            position.put("seat_guid", scope[1]);
+        }
+        if (scope[2] != null && position.containsKey("date_id")) {
+            position.put("date_id", ((Number) scope[2]).longValue());
+        }
+        position.put("voucher_code", voucher);
+        return position;
+    }
+
+    /** A position of {@code item}: a date unless it is a pass, a random seat of its own if it needs one. */
+    Map<String, Object> positionOf(long item) {
+        Map<String, Object> position = new LinkedHashMap<>(Map.of("item_id", item));
+        if (dated() && !passes.contains(item)) {
+            position.put("date_id", any(dates));
+        }
+        seatedAs(item).ifPresent(seats -> position.put("seat_guid", anySeat(seats)));
+        return position;
+    }
+
+    Optional<Seated> seatedAs(long item) {
+        return seated.stream().filter(seats -> seats.item() == item).findFirst();
+    }
+
+    String anySeat(Seated seats) {
+        return seats.prefix() + "-" + (1 + random.nextInt(seats.count()));
+    }
+
+    /**
+     * What is left for {@code position} by sections 1 and 10 (a pass on every date, on sale or not; a bundle with
+     * what it brings), or null when it could not be held alone: an item it takes off sale or in no quota of its
+     * dates, its date off sale, its seat taken. A race is only run where every racer could win alone, else nobody
+     * reaches the checks to decide it.
+     */
+    Integer left(Map<String, Object> position) {
+        long item = (Long) position.get("item_id");
+        Long date = (Long) position.get("date_id");
+        List<Long> on = date != null ? List.of(date) : passes.contains(item) ? dates : List.of();
+        if (date != null && !dateOnSale(date) || passes.contains(item) && on.stream().noneMatch(this::dateOnSale)) {
+            return null;
+        }
+        String guid = (String) position.get("seat_guid");
+        if (guid != null && !(on.isEmpty() ? seatFree(guid, null) : on.stream().allMatch(d -> seatFree(guid, d)))) {
+            return null;
+        }
+        Map<Long, Integer> taken = new LinkedHashMap<>(Map.of(item, 1));
+        if (item == bundle) {
+            taken.put(bundled, bundledCount);
+        }
+        Map<Long, Integer> needs = new HashMap<>();
+        Set<Long> onSale = new HashSet<>();
+        for (Object row : sql.rows("SELECT q.id, coalesce(q.date_id, 0), m.item_id FROM quotas q"
+                + " JOIN quota_items m ON m.quota_id = q.id JOIN items i ON i.id = m.item_id"
+                + " WHERE q.event_id = ?1 AND i.active", id)) {
+            Object[] columns = (Object[]) row;
+            long quotaDate = ((Number) columns[1]).longValue();
+            long member = ((Number) columns[2]).longValue();
+            if (taken.containsKey(member) && (quotaDate == 0 || on.isEmpty() || on.contains(quotaDate))) {
+                needs.merge(((Number) columns[0]).longValue(), taken.get(member), Integer::sum);
+                onSale.add(member);
+            }
+        }
+        // Every item it takes must be active and in a quota that counts it, or it is refused before any lock.
+        if (!onSale.containsAll(taken.keySet())) {
+            return null;
+        }
+        int left = Integer.MAX_VALUE;
+        for (QuotaUsage quota : Oracle.quotas(sql, slug).values()) {
+            Integer need = needs.get(quota.id());
+            if (need != null && quota.size() != null) {
+                left = Math.min(left, quota.availableNumber() / need);
+            }
+        }
+        return left;
+    }
+
+    /** Section 1's available seat (of {@code date}, null: of no date): a pass holds its guid on every date. */
+    boolean seatFree(String guid, Long date) {
+        return sql.number("""
+                SELECT count(*) FROM seats s WHERE s.event_id = ?1 AND s.guid = ?2
+                  AND coalesce(s.date_id, 0) = ?3 AND NOT s.blocked
+                  AND NOT EXISTS (SELECT 1 FROM cart_positions c JOIN carts k ON k.id = c.cart_id
+                    WHERE c.expires >= now() AND (c.seat_id = s.id OR c.pass_seat_guid = s.guid AND k.event_id = ?1))
+                  AND NOT EXISTS (SELECT 1 FROM order_positions p JOIN orders o ON o.id = p.order_id
+                    WHERE o.status IN ('pending', 'paid')
+                      AND (p.seat_id = s.id OR p.pass_seat_guid = s.guid AND o.event_id = ?1))
+                  AND NOT EXISTS (SELECT 1 FROM vouchers v WHERE v.seat_id = s.id)""", id, guid,
+                date == null ? 0L : date) > 0;
+    }
+
+    private boolean dateOnSale(long date) {
+        return sql.number("SELECT count(*) FROM event_dates WHERE id = ?1 AND active", date) > 0;
+    }
+
+    String newCart() {
+        String cart = storefront().post(PATH + "/carts", slug).then().statusCode(201).extract().jsonPath()
+                .getString("id");
+        carts.add(cart);
+        return cart;
+    }
+
+    /**
+     * Half the time a voucher that live holds use, when there is one (an edit of a voucher in use is where a change
+     * of what it blocks meets what it holds), else any of the event's.
+     */
+    String someVoucher() {
+        List<?> held = sql.rows("SELECT DISTINCT v.code FROM vouchers v JOIN cart_positions c ON c.voucher_id = v.id"
+                + " WHERE v.event_id = ?1 AND c.expires >= now() ORDER BY v.code", id);
+        return held.isEmpty() || random.nextBoolean() ? any(vouchers) : (String) any(held);
+    }
+
+    /** Whether the voucher has {@code block_quota} on (false when it is gone). */
+    boolean blocks(String voucher) {
+        return sql.number("SELECT count(*) FROM vouchers WHERE event_id = ?1 AND code = ?2 AND block_quota", id,
+                voucher) > 0;
+    }
+
+    /** Mostly a pending or paid order (those an admin can change), else any; null if the event has none. */
+    String someOrder() {
+        List<?> live = sql.rows("SELECT code FROM orders WHERE event_id = ?1 AND status IN ('pending', 'paid')"
+                + " ORDER BY code", id);
+        return live.isEmpty() || random.nextInt(6) == 0 ? any(orders) : (String) any(live);
+    }
+
+    /** A cart that holds positions, live or expired; null if none does. */
+    String cartWithPositions() {
+        List<?> held = sql.rows("SELECT k.id FROM carts k WHERE k.event_id = ?1"
+                + " AND EXISTS (SELECT 1 FROM cart_positions c WHERE c.cart_id = k.id) ORDER BY k.id", id);
+        return held.isEmpty() ? null : (String) held.get(random.nextInt(held.size()));
+    }
+
+    /** A cart of the event's, a new one a third of the time. */
+    String someCart() {
+        return carts.isEmpty() || random.nextInt(3) == 0 ? newCart() : any(carts);
+    }
+
+    <T> T any(List<T> list) {
+        return list.isEmpty() ? null : list.get(random.nextInt(list.size()));
+    }
+
+    @Override
+    public String toString() {
+        return dated() ? "dated" : "undated";
+    }
+}

@@ -1,0 +1,65 @@
+package io.ticketing.reservations.reservation;
+
+import static io.ticketing.reservations.reservation.PropertyCalls.call;
+import static io.ticketing.reservations.reservation.PropertyEvent.PATH;
+import static io.ticketing.reservations.support.Api.storefront;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import io.restassured.path.json.JsonPath;
+import io.restassured.response.Response;
+import io.ticketing.reservations.waitinglist.Offers;
+
+/**
+ * The waiting list (contract section 9): joining for any item (sold out or not, on sale or not), leaving, an offer
+ * run as a replica's worker makes it, and buying with an offer.
+ */
+final class WaitingListSteps {
+
+    private final Random random;
+    private final Offers offers;
+
+    WaitingListSteps(Random random, Offers offers) {
+        this.random = random;
+        this.offers = offers;
+    }
+
+    String step(PropertyEvent event) {
+        int dice = random.nextInt(4);
+        if (dice == 0 || event.entries.isEmpty()) {
+            long item = event.any(event.items);
+            int quantity = 1 + random.nextInt(3);
+            int fan = random.nextInt(6);
+            // Each fan joins from an address of its own, as buyers do: one address for all would soon meet the
+            // per-client limit of joins.
+            Response joined = storefront().header("X-Forwarded-For", "198.51.100." + (100 + fan))
+                    .body(Map.of("item_id", item, "quantity", quantity, "email", "fan" + fan + "@example.com"))
+                    .post(PATH + "/waiting_list", event.slug);
+            if (joined.statusCode() == 201) {
+                event.entries.add(joined.jsonPath().getString("id"));
+            }
+            return call("join the waiting list", joined);
+        }
+        String entry = event.any(event.entries);
+        if (dice == 1) {
+            return call("leave the waiting list", storefront().delete(PATH + "/waiting_list/{entry}", event.slug,
+                    entry));
+        }
+        if (dice == 2) {
+            return "an offer run offers " + offers.offer(event.id) + " entries";
+        }
+        JsonPath offered = storefront().get(PATH + "/waiting_list/{entry}", event.slug, entry).jsonPath();
+        if (offered.getString("offer.voucher_code") == null) {
+            return "entry " + offered.getString("status") + " has no offer to buy with";
+        }
+        Map<String, Object> position = event.positionOf(offered.getLong("item_id"));
+        position.put("voucher_code", offered.getString("offer.voucher_code"));
+        if (!position.containsKey("seat_guid")) {
+            position.put("quantity", offered.getInt("quantity"));
+        }
+        return call("buy with an offer " + position, storefront().body(Map.of("positions", List.of(position)))
+                .post(PATH + "/carts/{cart}/positions", event.slug, event.newCart()));
+    }
+}
