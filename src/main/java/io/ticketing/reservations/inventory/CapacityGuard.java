@@ -1,29 +1,33 @@
 package io.ticketing.reservations.inventory;
 
 /**
- * What an admin edit that makes capacity scarcer has checked under the locks before it writes (contract sections 2
- * and 4), refusing with the buyer's codes when the capacity is taken. The lock engine implements it
- * ({@code AdminReservations}): it depends on inventory, inventory only on this.
+ * Admin edits that make capacity scarcer (contract sections 2 and 4), each locked and judged by the one rule of
+ * section 3 around its {@code write}: refused with the buyer's codes, and nothing written, when the capacity is
+ * taken. The lock engine implements it ({@code AdminReservations}): it depends on inventory, inventory only on this.
  */
 public interface CapacityGuard {
 
     /**
-     * A voucher's change, as the numbers that decide what it takes: the {@code max_usages} it blocks with before and
-     * after (0 while it does not block), of which each quota counts what the voucher has not used there.
+     * What a voucher's change may take: its quotas when it blocks more (more uses, {@code block_quota} on, a later
+     * {@code valid_until}), its seat when it starts to hold it, uses from buyers when {@code max_usages} falls.
      */
-    record VoucherChange(int blockingUsesBefore, int blockingUsesAfter, boolean takesSeat, boolean lowersUses,
-            int maxUsagesAfter) {
+    record VoucherChange(boolean blocksMore, boolean takesSeat, boolean lowersUses, int maxUsagesAfter) {
     }
 
-    /** A new voucher: a blocking one takes {@code max_usages} from each finite quota, a seat-bound one its seat. */
-    default void reserveForVoucher(Voucher voucher, Seat seat) {
-        reserveForVoucher(voucher, seat,
-                new VoucherChange(0, voucher.blockQuota ? voucher.maxUsages : 0, seat != null, false, 0));
+    /** A new voucher: a blocking one takes from its quotas, a seat-bound one its seat. */
+    default void reserveForVoucher(Voucher voucher, Seat seat, Runnable write) {
+        reserveForVoucher(voucher, seat, new VoucherChange(voucher.blockQuota, seat != null, false, 0), write);
     }
 
-    /** A changed voucher: what its blocking grows by, its seat if it starts to hold it, itself if it shrinks. */
-    void reserveForVoucher(Voucher voucher, Seat seat, VoucherChange change);
+    /** A changed voucher, written by {@code write} once what it takes is locked and checked. */
+    void reserveForVoucher(Voucher voucher, Seat seat, VoucherChange change, Runnable write);
 
     /** Blocking a seat: refused while it is held, sold or reserved by a voucher. */
     void reserveForBlocking(Seat seat);
+
+    /**
+     * A quota that starts to count what was held and sold before (created over items, joined by items, made
+     * finite), written by {@code write}: it must have room for what it then counts.
+     */
+    void reserveForQuota(Quota quota, Runnable write);
 }

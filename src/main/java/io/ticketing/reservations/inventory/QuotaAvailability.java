@@ -26,6 +26,11 @@ public record QuotaAvailability(boolean available, @Schema(nullable = true) Inte
         return availableNumber == null ? null : (int) Math.max(0, availableNumber - waitingList);
     }
 
+    /** What section 1 counts against the size: sold, held and blocked. */
+    public long used() {
+        return paidOrders + pendingOrders + cartPositions + blockingVouchers;
+    }
+
     static QuotaAvailability of(Integer size, long paid, long pending, long carts, long blocking, long waiting) {
         if (size == null) {
             return new QuotaAvailability(true, null, null, paid, pending, carts, blocking, waiting);

@@ -43,7 +43,7 @@ public class QuotaCounter {
      * another that sold out meanwhile, past the size, by a cancel or an expiry nothing may refuse. Elsewhere, and for
      * an offer (whose uses never come back), {@code redeemed} only falls with this quota's own usage or never.
      */
-    public static final String VOUCHER_USES_IN_QUOTA = """
+    private static final String VOUCHER_USES_IN_QUOTA = """
             CASE WHEN q.date_id IS NOT NULL AND v.date_id IS NULL AND v.gives_back
               THEN (SELECT count(*) FROM order_positions p JOIN orders o ON o.id = p.order_id
                     WHERE p.voucher_id = v.id AND o.status IN ('pending', 'paid')

@@ -13,7 +13,6 @@ import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.locking.AdvisoryLocks;
 import io.ticketing.reservations.locking.DurableTransaction;
 import io.ticketing.reservations.locking.LockTarget;
-import io.ticketing.reservations.problem.ApiException;
 import io.ticketing.reservations.problem.InUseException;
 import io.ticketing.reservations.problem.NotFoundException;
 
@@ -25,14 +24,17 @@ import io.ticketing.reservations.problem.NotFoundException;
 public class QuotaService {
 
     private final AdvisoryLocks locks;
+    private final CapacityGuard guard;
     private final QuotaCounter counter;
     private final InventoryRows rows;
     private final FreedCapacity freed;
     private final DatePrices prices;
 
-    QuotaService(AdvisoryLocks locks, QuotaCounter counter, InventoryRows rows, FreedCapacity freed,
+    QuotaService(AdvisoryLocks locks, CapacityGuard guard, QuotaCounter counter, InventoryRows rows,
+            FreedCapacity freed,
             DatePrices prices) {
         this.locks = locks;
+        this.guard = guard;
         this.counter = counter;
         this.rows = rows;
         this.freed = freed;
@@ -60,8 +62,8 @@ public class QuotaService {
     }
 
     /**
-     * A finite quota over items already on sale limits them at once, and which holds it touches cannot be
-     * known before counting: it takes the event's exclusive lock.
+     * A finite quota over items already on sale limits them at once, and must have room for what it then counts
+     * (contract section 3): the guard locks its scope and judges the write.
      */
     @DurableTransaction
     public Quota createQuota(Event event, InventoryRequests.NewQuota request) {
@@ -69,39 +71,18 @@ public class QuotaService {
         if (request.dateId() != null) {
             prices.requireDatesOf(event.id, List.of(request.dateId()));
         }
-        if (request.size() != null && !items.isEmpty()) {
-            lockScope(event, request.dateId());
-        }
         Quota quota = new Quota();
         quota.eventId = event.id;
         quota.dateId = request.dateId();
         quota.name = request.name().strip();
         quota.size = request.size();
         quota.itemIds = items;
-        quota.persistAndFlush();
-        requireRoomFor(quota);
+        if (request.size() != null && !items.isEmpty()) {
+            guard.reserveForQuota(quota, quota::persistAndFlush);
+        } else {
+            quota.persistAndFlush();
+        }
         return quota;
-    }
-
-    /**
-     * A quota that starts to count what was held and sold before (created over items on sale, made finite, or joined
-     * by items) must have room for it, as a claim must (contract section 3): counted after the locks, in the change's
-     * transaction, and refused with 409 {@code quota_exhausted} where it does not fit. Shrinking a quota grows
-     * nothing it counts: it may go below what the quota holds, which then sells nothing (section 1's
-     * {@code available_number} is never below 0): an organizer's way to close a sale.
-     */
-    private void requireRoomFor(Quota quota) {
-        if (quota.size == null || quota.itemIds.isEmpty()) {
-            return;
-        }
-        QuotaAvailability counted = counter.count(quota);
-        long used = counted.paidOrders() + counted.pendingOrders() + counted.cartPositions()
-                + counted.blockingVouchers();
-        if (used > quota.size) {
-            throw new ApiException(409, "quota_exhausted", "Conflict", "Quota '" + quota.name + "' (" + quota.id
-                    + ") would count " + used + " places already held, sold or blocked, more than its size of "
-                    + quota.size + "; nothing was changed.");
-        }
     }
 
     @Transactional(Transactional.TxType.SUPPORTS)
@@ -110,10 +91,10 @@ public class QuotaService {
     }
 
     /**
-     * Shrinking a finite quota locks it, as a reservation would. Making an unlimited quota finite, or adding items to
-     * a finite one, locks the whole event (see {@link #createQuota}): buyers who counted the quota as unlimited, or
-     * did not count it at all, locked nothing it could wait for. Growing it or removing items frees capacity and
-     * takes no lock.
+     * Shrinking a finite quota locks it, as a reservation would; it grows nothing the quota counts, so it may go below
+     * what the quota holds, which then sells nothing (an organizer's way to close a sale). Making an unlimited quota
+     * finite, or adding items to a finite one, goes through the guard as {@link #createQuota} does. Growing it or
+     * removing items frees capacity and takes no lock.
      */
     @DurableTransaction
     public Quota updateQuota(Event event, long quotaId, IfMatch ifMatch, InventoryRequests.QuotaChanges changes) {
@@ -126,22 +107,24 @@ public class QuotaService {
         boolean addsItems = !quota.itemIds.containsAll(newItems);
         boolean becomesFinite = newSize != null && quota.size == null;
         boolean shrinks = newSize != null && quota.size != null && newSize < quota.size;
-        if (newSize != null && (addsItems || becomesFinite)) {
-            lockScope(event, quota.dateId);
-        } else if (shrinks) {
-            locks.lockObjects(event.id, List.of(LockTarget.quota(quota.id, quota.dateId)));
-        }
-        if (changes.name() != null) {
-            quota.name = changes.name().strip();
-        }
         boolean grows = quota.size != null && (newSize == null || newSize > quota.size)
                 || !newItems.containsAll(quota.itemIds);
-        quota.size = newSize;
-        quota.itemIds.retainAll(newItems);
-        quota.itemIds.addAll(newItems);
-        quota.flush();
+        Runnable write = () -> {
+            if (changes.name() != null) {
+                quota.name = changes.name().strip();
+            }
+            quota.size = newSize;
+            quota.itemIds.retainAll(newItems);
+            quota.itemIds.addAll(newItems);
+            quota.flush();
+        };
         if (newSize != null && (addsItems || becomesFinite)) {
-            requireRoomFor(quota);
+            guard.reserveForQuota(quota, write);
+        } else {
+            if (shrinks) {
+                locks.lockObjects(event.id, List.of(LockTarget.quota(quota.id, quota.dateId)));
+            }
+            write.run();
         }
         if (grows) {
             freed.of(event);
@@ -153,18 +136,5 @@ public class QuotaService {
     @Transactional(Transactional.TxType.SUPPORTS)
     public QuotaAvailability availability(Event event, long quotaId) {
         return counter.count(quota(event, quotaId));
-    }
-
-    /**
-     * What a finite quota over items on sale cannot know it touches: every hold of them on its date (and those of no
-     * date, passes), or of the whole event for a quota of no date. Its date's exclusive lock covers the first, as
-     * every flow that holds on a date takes it shared (contract section 10); the event's the second.
-     */
-    private void lockScope(Event event, Long dateId) {
-        if (dateId == null) {
-            locks.lockEvent(event.id);
-        } else {
-            locks.lockDate(event.id, dateId);
-        }
     }
 }

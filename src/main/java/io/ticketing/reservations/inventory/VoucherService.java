@@ -71,8 +71,7 @@ public class VoucherService {
             throw new ValidationException("block_quota",
                     "needs an item_id, quota_id or seat_guid to know what to block");
         }
-        reservations.reserveForVoucher(voucher, seat);
-        voucher.persistAndFlush();
+        reservations.reserveForVoucher(voucher, seat, voucher::persistAndFlush);
         return voucher;
     }
 
@@ -118,17 +117,21 @@ public class VoucherService {
         Seat seat = voucher.seatId == null ? null : Seat.findById(voucher.seatId);
         boolean heldSeatBefore = seat != null
                 && holdsSeat(voucher.maxUsages, voucher.redeemed, !voucher.hasExpired(now));
-        reservations.reserveForVoucher(voucher, seat, new CapacityGuard.VoucherChange(
-                voucher.blockQuota && !voucher.hasExpired(now) ? voucher.maxUsages : 0,
-                blockQuota && validAfter ? maxUsages : 0,
-                seat != null && !heldSeatBefore && holdsSeat(maxUsages, voucher.redeemed, validAfter),
-                maxUsages < voucher.maxUsages, maxUsages));
         boolean blockedBefore = voucher.blockQuota && !voucher.hasExpired(now);
-        boolean blocksLess = blockedBefore && (!blockQuota || !validAfter || maxUsages < voucher.maxUsages);
-        voucher.maxUsages = maxUsages;
-        voucher.validUntil = validUntil;
-        voucher.blockQuota = blockQuota;
-        voucher.flush();
+        boolean blocksAfter = blockQuota && validAfter;
+        boolean blocksMore = blocksAfter && (!blockedBefore || maxUsages > voucher.maxUsages
+                || validUntil == null && voucher.validUntil != null
+                || validUntil != null && voucher.validUntil != null && validUntil.isAfter(voucher.validUntil));
+        boolean blocksLess = blockedBefore && (!blocksAfter || maxUsages < voucher.maxUsages);
+        CapacityGuard.VoucherChange change = new CapacityGuard.VoucherChange(blocksMore,
+                seat != null && !heldSeatBefore && holdsSeat(maxUsages, voucher.redeemed, validAfter),
+                maxUsages < voucher.maxUsages, maxUsages);
+        reservations.reserveForVoucher(voucher, seat, change, () -> {
+            voucher.maxUsages = maxUsages;
+            voucher.validUntil = validUntil;
+            voucher.blockQuota = blockQuota;
+            voucher.flush();
+        });
         if (blocksLess) {
             freed.of(event);
         }

@@ -7,94 +7,64 @@ import java.util.Set;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.inventory.CapacityGuard;
+import io.ticketing.reservations.inventory.Quota;
 import io.ticketing.reservations.inventory.QuotaCounter;
 import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
 import io.ticketing.reservations.inventory.Seat;
 import io.ticketing.reservations.inventory.Voucher;
-import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.locking.AdvisoryLocks;
 import io.ticketing.reservations.locking.LockTarget;
 import io.ticketing.reservations.problem.InUseException;
 
 /**
- * Admin changes that make capacity scarcer (contract sections 2 and 4), checked as a buyer's claim is: lock what the
- * change takes, then check that it is free, or refuse with the buyer's codes. Call from a durable transaction
- * before the change is written, so that it does not count itself.
+ * Admin changes that make capacity scarcer (contract sections 2 and 4): what each locks, then the one rule of section
+ * 3 ({@link MeasuredChanges}) around its write. Call from a durable transaction.
  * <ul>
- * <li>a new {@code block_quota} voucher, or one whose blocking grows: the finite quotas it blocks in (those of its
- * item, or its quota), each by what it blocks less the live holds it already had counted there;</li>
+ * <li>a voucher that blocks more (new and blocking, more uses, {@code block_quota} on, a later {@code valid_until}):
+ * the finite quotas it blocks in (of its item, or its quota, on every date for a voucher of no date);</li>
  * <li>a seat-bound voucher that starts to hold its seat, and blocking a seat: the seat;</li>
- * <li>lowering a voucher's {@code max_usages}: the voucher.</li>
+ * <li>lowering a voucher's {@code max_usages}: the voucher;</li>
+ * <li>a finite quota created over items, joined by items or made finite: its date exclusively, or the event for a
+ * quota of no date (holds of its items that it did not count were locked by nothing it could wait for).</li>
  * </ul>
- * Creating finite quotas and shrinking them lock in {@code InventoryService}; freeing capacity locks nothing.
+ * Shrinking a quota locks it in {@code QuotaService}; freeing capacity locks nothing.
  */
 @ApplicationScoped
 public class AdminReservations implements CapacityGuard {
 
-    /**
-     * The voucher's cart positions that count now in the quota: of its items, and of its date or of none (a pass)
-     * when the quota belongs to a date (contract section 10). Each date's quota grows by what the voucher held there.
-     */
-    private static final String LIVE_HOLDS_IN_QUOTA = """
-            SELECT count(*) FROM cart_positions WHERE voucher_id = :voucher AND expires >= now()
-              AND item_id = ANY(:items) AND (CAST(:date AS bigint) IS NULL OR date_id IS NULL OR date_id = CAST(:date AS bigint))""";
-
-    /** What the voucher has used of its block in a quota of {@code :date} (or of none), by the counter's rule. */
-    private static final String USES_IN_QUOTA = "SELECT " + QuotaCounter.VOUCHER_USES_IN_QUOTA
-            + " FROM vouchers v, (SELECT CAST(:date AS bigint) AS date_id) q WHERE v.id = :voucher";
+    private static final AdvisoryLocks.Held NOTHING = new AdvisoryLocks.Held(false, null, Set.of());
 
     private final Reservations reservations;
     private final AdvisoryLocks locks;
     private final QuotaCounter counter;
     private final ReservationCheckpoints checkpoints;
-    private final Jdbc jdbc;
     private final ReservationReads reads;
+    private final MeasuredChanges measured;
 
     AdminReservations(Reservations reservations, AdvisoryLocks locks, QuotaCounter counter,
-            ReservationCheckpoints checkpoints, Jdbc jdbc, ReservationReads reads) {
+            ReservationCheckpoints checkpoints, ReservationReads reads, MeasuredChanges measured) {
         this.reads = reads;
         this.checkpoints = checkpoints;
-        this.jdbc = jdbc;
         this.reservations = reservations;
         this.locks = locks;
         this.counter = counter;
+        this.measured = measured;
     }
 
     @Override
-    public void reserveForVoucher(Voucher voucher, Seat seat, VoucherChange change) {
-        reservations.countingRefusals(() -> {
-            int growth = change.blockingUsesAfter() - change.blockingUsesBefore();
-            List<CountedQuota> quotas = growth > 0
-                    ? blockedBy(voucher).stream().filter(CountedQuota::isFinite).toList()
-                    : List.of();
-            Set<LockTarget> locked = new HashSet<>();
-            quotas.forEach(quota -> locked.add(quota.lockTarget()));
-            if (change.takesSeat()) {
-                locked.add(LockTarget.seat(seat.id, seat.dateId));
-            }
-            if (change.lowersUses()) {
-                locked.add(LockTarget.voucher(voucher.id, voucher.dateId));
-            }
-            if (locked.isEmpty()) {
-                return null;
-            }
-            AdvisoryLocks.Held held = locks.lockObjects(voucher.eventId, locked);
-            // Counted again under the locks: the first count only chose what to lock.
-            List<CountedQuota> counted = growth > 0
-                    ? blockedBy(voucher).stream().filter(CountedQuota::isFinite).toList()
-                    : List.of();
-            reservations.requireLocked(counted.stream().map(CountedQuota::lockTarget).toList(), held);
-            for (CountedQuota quota : counted) {
-                // A voucher that did not block had its live holds counted as carts: blocking, it counts them instead.
-                long used = usesIn(voucher, quota);
-                long grows = Math.max(change.blockingUsesAfter() - used, 0) - (change.blockingUsesBefore() > 0
-                        ? Math.max(change.blockingUsesBefore() - used, 0)
-                        : liveHoldsIn(voucher, quota));
-                int left = quota.availability().availableNumber();
-                if (left < grows) {
-                    throw ReservationConflict.voucherOverbooks(quota, left, grows);
-                }
-            }
+    public void reserveForVoucher(Voucher voucher, Seat seat, VoucherChange change, Runnable write) {
+        Set<LockTarget> locked = new HashSet<>();
+        if (change.blocksMore()) {
+            blockedBy(voucher).stream().filter(CountedQuota::isFinite).forEach(quota -> locked.add(quota.lockTarget()));
+        }
+        if (change.takesSeat()) {
+            locked.add(LockTarget.seat(seat.id, seat.dateId));
+        }
+        if (change.lowersUses()) {
+            locked.add(LockTarget.voucher(voucher.id, voucher.dateId));
+        }
+        AdvisoryLocks.Held held = locked.isEmpty() ? NOTHING : locks.lockObjects(voucher.eventId, locked);
+        measured.judged(held, () -> change.blocksMore() ? blockedBy(voucher) : List.of(), before -> {
             if (change.takesSeat() && voucherHoldsTaken(seat, voucher)) {
                 throw ReservationConflict.seatUnavailable(seat);
             }
@@ -107,6 +77,7 @@ public class AdminReservations implements CapacityGuard {
                 }
             }
             checkpoints.afterChecks(voucher.eventId, 1);
+            write.run();
             return null;
         });
     }
@@ -123,29 +94,24 @@ public class AdminReservations implements CapacityGuard {
         });
     }
 
+    @Override
+    public void reserveForQuota(Quota quota, Runnable write) {
+        AdvisoryLocks.Held held = quota.dateId == null
+                ? locks.lockEvent(quota.eventId)
+                : locks.lockDate(quota.eventId, quota.dateId);
+        measured.judged(held, () -> quota.id == null ? List.of() : counter.ofQuotas(List.of(quota.id)), before -> {
+            write.run();
+            return null;
+        });
+    }
+
     /** Whether someone other than the voucher itself (when it exists already) holds its seat. */
     private boolean voucherHoldsTaken(Seat seat, Voucher voucher) {
         Set<Long> itself = voucher.id == null ? Set.of() : Set.of(voucher.id);
         return !reads.takenSeats(Set.of(seat.id), List.of(), itself).list().isEmpty();
     }
 
-    private long usesIn(Voucher voucher, CountedQuota quota) {
-        return voucher.id == null
-                ? 0
-                : jdbc.statement(USES_IN_QUOTA).set("voucher", voucher.id).set("date", quota.dateId())
-                        .reading(row -> row.getLong(1)).list().get(0);
-    }
-
-    private long liveHoldsIn(Voucher voucher, CountedQuota quota) {
-        return voucher.id == null
-                ? 0
-                : jdbc.statement(LIVE_HOLDS_IN_QUOTA).set("voucher", voucher.id)
-                        .set("items", quota.itemIds().toArray(Long[]::new)).set("date", quota.dateId())
-                        .reading(row -> row.getLong(1)).list()
-                        .get(0);
-    }
-
-    /** The quotas the voucher would block in (contract sections 1 and 10), counted. */
+    /** The quotas the voucher can block in (contract sections 1 and 10), counted. */
     private List<CountedQuota> blockedBy(Voucher voucher) {
         List<CountedQuota> quotas = voucher.quotaId == null
                 ? counter.ofItems(List.of(voucher.itemId), List.of())

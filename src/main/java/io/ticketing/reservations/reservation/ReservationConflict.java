@@ -27,11 +27,12 @@ public class ReservationConflict extends ApiException {
                 .and("item_id", item.id()).and("quota_id", quota.id()).and("available_number", available);
     }
 
-    static ReservationConflict voucherOverbooks(CountedQuota quota, long available, long wanted) {
+    static ReservationConflict pastSize(CountedQuota quota, long before) {
         return new ReservationConflict("quota_exhausted",
-                "Quota '" + quota.name() + "' (" + quota.id() + ") has " + available + " left; the voucher would block "
-                        + wanted + ".")
-                .and("quota_id", quota.id()).and("available_number", available);
+                "Quota '" + quota.name() + "' (" + quota.id() + ") would count " + quota.availability().used()
+                        + " places held, sold or blocked (" + before + " before), more than its size of "
+                        + quota.size() + "; nothing was changed.")
+                .and("quota_id", quota.id()).and("available_number", quota.availability().availableNumber());
     }
 
     static ReservationConflict notOnSale(ItemForSale item) {
