@@ -1,5 +1,7 @@
 package io.ticketing.reservations.inventory;
 
+import java.util.Set;
+
 /**
  * Admin edits that make capacity scarcer (contract sections 2 and 4), each locked and judged by the one rule of
  * section 3 around its {@code write}: refused with the buyer's codes, and nothing written, when the capacity is
@@ -27,7 +29,8 @@ public interface CapacityGuard {
 
     /**
      * A quota that starts to count what was held and sold before (created over items, joined by items, made
-     * finite), written by {@code write}: it must have room for what it then counts.
+     * finite), written by {@code write}, with {@code itemsAfter} its items once written: it must have room for what
+     * it then counts.
      */
-    void reserveForQuota(Quota quota, Runnable write);
+    void reserveForQuota(Quota quota, Set<Long> itemsAfter, Runnable write);
 }

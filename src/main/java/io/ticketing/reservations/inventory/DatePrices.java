@@ -2,6 +2,7 @@ package io.ticketing.reservations.inventory;
 
 import java.math.BigDecimal;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -26,6 +27,7 @@ public class DatePrices {
             SELECT item_id, price FROM item_date_prices WHERE date_id = :date ORDER BY item_id""";
     private static final String OF_ITEM = """
             SELECT date_id, price FROM item_date_prices WHERE item_id = :item ORDER BY date_id""";
+    private static final String ALL_DATES = "SELECT id FROM event_dates WHERE event_id = :event ORDER BY id";
     private static final String DATES_OF_EVENT = """
             SELECT count(*) FROM event_dates WHERE event_id = :event AND id = ANY(:dates)""";
 
@@ -33,6 +35,11 @@ public class DatePrices {
 
     DatePrices(Jdbc jdbc) {
         this.jdbc = jdbc;
+    }
+
+    /** The ids of every date of the event, on sale or not: those a voucher or an offer of no date blocks on. */
+    public List<Long> allOf(long eventId) {
+        return jdbc.statement(ALL_DATES).set("event", eventId).list(row -> row.getLong(1));
     }
 
     /** Sets (a price) or removes (null) the price of {@code itemId} on {@code dateId}. */

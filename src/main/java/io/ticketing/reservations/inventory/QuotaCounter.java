@@ -15,12 +15,27 @@ import io.ticketing.reservations.jdbc.Jdbc;
 
 /**
  * Counts quotas' usage (contract section 1) from the counters that migration V5's triggers keep, so the cost does
- * not grow with sales: per member item two sales rows and the live hold buckets. It takes no lock: flows that
+ * not grow with sales: per member item two sales rows and the live hold buckets (a blocking voucher of no date in a
+ * quota of a date adds its own uses there, at most its {@code max_usages}, read by an index). It takes no lock: flows that
  * consume capacity call it only after the lock engine holds the quotas' locks, and at READ COMMITTED the one
  * statement sees everything the previous holder committed.
  */
 @ApplicationScoped
 public class QuotaCounter {
+
+    /**
+     * What voucher {@code v} has used of its block in quota {@code q} (contract sections 1 and 10). A voucher of no
+     * date that gives its uses back blocks on each date what it has not used on that date ("each counted on its
+     * own"): its {@code redeemed} counts every date's uses, and a use given back on one date would raise its block on
+     * another that sold out meanwhile, past the size, by a cancel or an expiry nothing may refuse. Elsewhere, and for
+     * an offer (whose uses never come back), {@code redeemed} only falls with this quota's own usage or never.
+     */
+    private static final String VOUCHER_USES_IN_QUOTA = """
+            CASE WHEN q.date_id IS NOT NULL AND v.date_id IS NULL AND v.gives_back
+              THEN (SELECT count(*) FROM order_positions p JOIN orders o ON o.id = p.order_id
+                    WHERE p.voucher_id = v.id AND o.status IN ('pending', 'paid')
+                      AND (p.date_id IS NULL OR p.date_id = q.date_id))
+              ELSE v.redeemed END""";
 
     /**
      * One row per quota selected by the {@code quota} CTE that precedes it: its size, member items, the four
@@ -36,20 +51,6 @@ public class QuotaCounter {
      * {@code block_quota} is on, {@code valid_until} has not passed, it names the quota or an item in it, and it is
      * not restricted to another date than the quota's (contract sections 1 and 10).
      */
-    /**
-     * What voucher {@code v} has used of its block in quota {@code q} (contract sections 1 and 10). A voucher of no
-     * date that gives its uses back blocks on each date what it has not used on that date ("each counted on its
-     * own"): its {@code redeemed} counts every date's uses, and a use given back on one date would raise its block on
-     * another that sold out meanwhile, past the size, by a cancel or an expiry nothing may refuse. Elsewhere, and for
-     * an offer (whose uses never come back), {@code redeemed} only falls with this quota's own usage or never.
-     */
-    private static final String VOUCHER_USES_IN_QUOTA = """
-            CASE WHEN q.date_id IS NOT NULL AND v.date_id IS NULL AND v.gives_back
-              THEN (SELECT count(*) FROM order_positions p JOIN orders o ON o.id = p.order_id
-                    WHERE p.voucher_id = v.id AND o.status IN ('pending', 'paid')
-                      AND (p.date_id IS NULL OR p.date_id = q.date_id))
-              ELSE v.redeemed END""";
-
     private static final String COUNT_SELECTED = """
             member AS (
               SELECT q.id AS quota_id, q.date_id, q.dated, qi.item_id FROM quota q JOIN quota_items qi ON qi.quota_id = q.id),

@@ -78,7 +78,7 @@ public class QuotaService {
         quota.size = request.size();
         quota.itemIds = items;
         if (request.size() != null && !items.isEmpty()) {
-            guard.reserveForQuota(quota, quota::persistAndFlush);
+            guard.reserveForQuota(quota, items, quota::persistAndFlush);
         } else {
             quota.persistAndFlush();
         }
@@ -119,7 +119,7 @@ public class QuotaService {
             quota.flush();
         };
         if (newSize != null && (addsItems || becomesFinite)) {
-            guard.reserveForQuota(quota, write);
+            guard.reserveForQuota(quota, newItems, write);
         } else {
             if (shrinks) {
                 locks.lockObjects(event.id, List.of(LockTarget.quota(quota.id, quota.dateId)));

@@ -99,7 +99,7 @@ public class VoucherService {
     /**
      * Raising the uses of a blocking voucher, turning {@code block_quota} on, or reviving it with a later
      * {@code valid_until} takes capacity from its quotas; reviving a seat-bound one takes its seat; lowering
-     * {@code max_usages} takes uses from buyers. Each is checked under the locks before it is written.
+     * {@code max_usages} takes uses from buyers. Each is locked, and judged by the guard around its write.
      */
     @DurableTransaction
     public Voucher update(Event event, String code, IfMatch ifMatch, InventoryRequests.VoucherChanges changes) {

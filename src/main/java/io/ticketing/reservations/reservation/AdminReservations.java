@@ -7,11 +7,14 @@ import java.util.Set;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.inventory.CapacityGuard;
+import io.ticketing.reservations.inventory.DatePrices;
+import io.ticketing.reservations.inventory.ItemForSale;
 import io.ticketing.reservations.inventory.Quota;
 import io.ticketing.reservations.inventory.QuotaCounter;
 import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
 import io.ticketing.reservations.inventory.Seat;
 import io.ticketing.reservations.inventory.Voucher;
+import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.locking.AdvisoryLocks;
 import io.ticketing.reservations.locking.LockTarget;
 import io.ticketing.reservations.problem.InUseException;
@@ -21,11 +24,13 @@ import io.ticketing.reservations.problem.InUseException;
  * 3 ({@link MeasuredChanges}) around its write. Call from a durable transaction.
  * <ul>
  * <li>a voucher that blocks more (new and blocking, more uses, {@code block_quota} on, a later {@code valid_until}):
- * the finite quotas it blocks in (of its item, or its quota, on every date for a voucher of no date);</li>
+ * the finite quotas it blocks in (of its item, or its quota, on every date for a voucher of no date), and its event
+ * and those dates shared;</li>
  * <li>a seat-bound voucher that starts to hold its seat, and blocking a seat: the seat;</li>
  * <li>lowering a voucher's {@code max_usages}: the voucher;</li>
  * <li>a finite quota created over items, joined by items or made finite: its date exclusively, or the event for a
- * quota of no date (holds of its items that it did not count were locked by nothing it could wait for).</li>
+ * quota of no date or of a pass's items (holds of its items that it did not count locked nothing it could wait
+ * for).</li>
  * </ul>
  * Shrinking a quota locks it in {@code QuotaService}; freeing capacity locks nothing.
  */
@@ -40,9 +45,14 @@ public class AdminReservations implements CapacityGuard {
     private final ReservationCheckpoints checkpoints;
     private final ReservationReads reads;
     private final MeasuredChanges measured;
+    private final Jdbc jdbc;
+    private final DatePrices dates;
 
     AdminReservations(Reservations reservations, AdvisoryLocks locks, QuotaCounter counter,
-            ReservationCheckpoints checkpoints, ReservationReads reads, MeasuredChanges measured) {
+            ReservationCheckpoints checkpoints, ReservationReads reads, MeasuredChanges measured, Jdbc jdbc,
+            DatePrices dates) {
+        this.jdbc = jdbc;
+        this.dates = dates;
         this.reads = reads;
         this.checkpoints = checkpoints;
         this.reservations = reservations;
@@ -63,7 +73,12 @@ public class AdminReservations implements CapacityGuard {
         if (change.lowersUses()) {
             locked.add(LockTarget.voucher(voucher.id, voucher.dateId));
         }
-        AdvisoryLocks.Held held = locked.isEmpty() ? NOTHING : locks.lockObjects(voucher.eventId, locked);
+        // Blocking more takes its event's and dates' shared locks even with no finite quota to lock: a quota made
+        // finite or created meanwhile (under the event's or a date's exclusive lock) is then counted by one of them.
+        AdvisoryLocks.Held held = locked.isEmpty() && !change.blocksMore()
+                ? NOTHING
+                : locks.lockObjectsThen(voucher.eventId, change.blocksMore() ? datesOf(voucher) : List.of(), locked,
+                        jdbc.roundTrip());
         measured.judged(held, () -> change.blocksMore() ? blockedBy(voucher) : List.of(), before -> {
             if (change.takesSeat() && voucherHoldsTaken(seat, voucher)) {
                 throw ReservationConflict.seatUnavailable(seat);
@@ -95,14 +110,24 @@ public class AdminReservations implements CapacityGuard {
     }
 
     @Override
-    public void reserveForQuota(Quota quota, Runnable write) {
-        AdvisoryLocks.Held held = quota.dateId == null
+    public void reserveForQuota(Quota quota, Set<Long> itemsAfter, Runnable write) {
+        // A pass (or what one bundles) names no date, so its buyers lock no date they have no quota on yet.
+        boolean passes = ItemForSale.of(jdbc, quota.eventId, itemsAfter).list().stream()
+                .anyMatch(item -> item.passDates() != null);
+        AdvisoryLocks.Held held = quota.dateId == null || passes
                 ? locks.lockEvent(quota.eventId)
                 : locks.lockDate(quota.eventId, quota.dateId);
         measured.judged(held, () -> quota.id == null ? List.of() : counter.ofQuotas(List.of(quota.id)), before -> {
             write.run();
             return null;
         });
+    }
+
+    /** The dates a voucher can block on: its own, or every date of its event for a voucher of no date. */
+    private List<Long> datesOf(Voucher voucher) {
+        return voucher.dateId != null
+                ? List.of(voucher.dateId)
+                : dates.allOf(voucher.eventId);
     }
 
     /** Whether someone other than the voucher itself (when it exists already) holds its seat. */

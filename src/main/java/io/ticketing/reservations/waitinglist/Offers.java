@@ -21,6 +21,7 @@ import jakarta.enterprise.event.Observes;
 import io.ticketing.reservations.auth.RandomIds;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.inventory.CapacityFreed;
+import io.ticketing.reservations.inventory.DatePrices;
 import io.ticketing.reservations.inventory.ItemForSale;
 import io.ticketing.reservations.inventory.QuotaCounter;
 import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
@@ -98,6 +99,7 @@ public class Offers implements TaskHandler {
     private final QuotaCounter counter;
     private final Reservations reservations;
     private final MeasuredChanges measured;
+    private final DatePrices dates;
     private final ReservationCheckpoints checkpoints;
     private final TaskQueue queue;
     private final Webhooks webhooks;
@@ -106,6 +108,7 @@ public class Offers implements TaskHandler {
     private final Deadlines deadlines;
 
     Offers(Jdbc jdbc, AdvisoryLocks locks, QuotaCounter counter, Reservations reservations, MeasuredChanges measured,
+            DatePrices dates,
             ReservationCheckpoints checkpoints, TaskQueue queue, Webhooks webhooks, WaitingListRows rows,
             WaitingListViews views, Deadlines deadlines) {
         this.jdbc = jdbc;
@@ -113,6 +116,7 @@ public class Offers implements TaskHandler {
         this.counter = counter;
         this.reservations = reservations;
         this.measured = measured;
+        this.dates = dates;
         this.checkpoints = checkpoints;
         this.queue = queue;
         this.webhooks = webhooks;
@@ -152,7 +156,8 @@ public class Offers implements TaskHandler {
         Set<LockTarget> locked = counter.membershipsOf(itemIds).list().stream().filter(Membership::isFinite)
                 .map(Membership::lockTarget).collect(Collectors.toSet());
         checkpoints.beforeLocks(eventId, 1);
-        AdvisoryLocks.Held held = locks.lockObjects(eventId, locked);
+        // An offer blocks on every date: every date's shared lock makes a quota created on one meanwhile wait for it.
+        AdvisoryLocks.Held held = locks.lockObjectsThen(eventId, dates.allOf(eventId), locked, jdbc.roundTrip());
         return measured.judged(held, () -> counter.ofItems(itemIds, List.of()),
                 quotas -> offerWithin(eventId, itemIds, quotas, held));
     }
