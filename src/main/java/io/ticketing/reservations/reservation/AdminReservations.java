@@ -91,10 +91,11 @@ public class AdminReservations implements CapacityGuard {
                             + " times; max_usages cannot go below that.");
                 }
             }
-            checkpoints.afterChecks(voucher.eventId, 1);
             write.run();
             return null;
         });
+        // After the measure, which is the check: the change is written, and what it grew counted.
+        checkpoints.afterChecks(voucher.eventId, 1);
     }
 
     @Override

@@ -13,13 +13,14 @@ import io.ticketing.reservations.locking.AdvisoryLocks;
 
 /**
  * The one rule (contract section 3) for a change that is not new positions: an admin edit that makes capacity
- * scarcer (a voucher's block, a quota created over sales, items joining a quota, a size given to an unlimited one)
- * and a waiting-list offer. Such a change could only say what it consumes by stating section 1 a second time: which
+ * scarcer: a voucher's block, a quota created over sales, items joining a quota, a size given to an unlimited one. Such
+ * a change could only say what it consumes by stating section 1 a second time: which
  * of a voucher's holds leave the carts for its block, on which date, what a new quota starts to count. So it says
  * nothing: under its locks, the quotas it can grow are counted, the change is written, and they are counted again by
  * the statement that counts for buyers. Every finite quota whose usage grew must be locked and within its size;
  * otherwise 409 {@code quota_exhausted}, and the transaction rolls the change back. Buyers' claims are judged before
- * they are written ({@link ReservationChecks#checkFits}): one count on the hot path, not two.
+ * they are written ({@link ReservationChecks#checkFits}): one count on the hot path, not two. A waiting-list offer
+ * chooses only what fits in the count under its locks ({@code waitinglist/Offers}): the choice is its check.
  */
 @ApplicationScoped
 public class MeasuredChanges {

@@ -31,7 +31,6 @@ import io.ticketing.reservations.locking.AdvisoryLocks;
 import io.ticketing.reservations.locking.DurableTransaction;
 import io.ticketing.reservations.locking.LockTarget;
 import io.ticketing.reservations.reservation.Deadlines;
-import io.ticketing.reservations.reservation.MeasuredChanges;
 import io.ticketing.reservations.reservation.ReservationCheckpoints;
 import io.ticketing.reservations.reservation.Reservations;
 import io.ticketing.reservations.tasks.TaskHandler;
@@ -49,8 +48,8 @@ import io.ticketing.reservations.webhooks.Webhooks;
  * one ahead of it. An entry gets an offer only if its whole quantity fits in every quota of its item; if it does
  * not, no entry behind it for that item gets one this time. Each offer is a voucher of the item for the entry's
  * quantity that blocks quota, is valid for the event's {@code offer_ttl_seconds} and never gives its uses back. The
- * offers are then judged as every change is ({@code MeasuredChanges}): a quota they grew past its size refuses them
- * all.
+ * choice is the check: each offer takes its quantity from every quota of its item, on every date, in what the count
+ * under the locks left, and no offer is chosen that does not fit.
  *
  * <p>At most once: the entries are read {@code FOR UPDATE} after the locks, and only those still {@code waiting} are
  * offered; another replica's run of the same event waits for the same locks, then finds them offered.
@@ -98,7 +97,6 @@ public class Offers implements TaskHandler {
     private final AdvisoryLocks locks;
     private final QuotaCounter counter;
     private final Reservations reservations;
-    private final MeasuredChanges measured;
     private final DatePrices dates;
     private final ReservationCheckpoints checkpoints;
     private final TaskQueue queue;
@@ -107,15 +105,13 @@ public class Offers implements TaskHandler {
     private final WaitingListViews views;
     private final Deadlines deadlines;
 
-    Offers(Jdbc jdbc, AdvisoryLocks locks, QuotaCounter counter, Reservations reservations, MeasuredChanges measured,
-            DatePrices dates,
+    Offers(Jdbc jdbc, AdvisoryLocks locks, QuotaCounter counter, Reservations reservations, DatePrices dates,
             ReservationCheckpoints checkpoints, TaskQueue queue, Webhooks webhooks, WaitingListRows rows,
             WaitingListViews views, Deadlines deadlines) {
         this.jdbc = jdbc;
         this.locks = locks;
         this.counter = counter;
         this.reservations = reservations;
-        this.measured = measured;
         this.dates = dates;
         this.checkpoints = checkpoints;
         this.queue = queue;
@@ -158,13 +154,7 @@ public class Offers implements TaskHandler {
         checkpoints.beforeLocks(eventId, 1);
         // An offer blocks on every date: every date's shared lock makes a quota created on one meanwhile wait for it.
         AdvisoryLocks.Held held = locks.lockObjectsThen(eventId, dates.allOf(eventId), locked, jdbc.roundTrip());
-        return measured.judged(held, () -> counter.ofItems(itemIds, List.of()),
-                quotas -> offerWithin(eventId, itemIds, quotas, held));
-    }
-
-    /** The offers that fit in {@code quotas} as counted under the locks, written; how many. */
-    private int offerWithin(long eventId, List<Long> itemIds, List<CountedQuota> quotas, AdvisoryLocks.Held held) {
-        // Every quota the choice reads is locked: an offer is chosen from what they have left.
+        List<CountedQuota> quotas = counter.ofItems(itemIds, List.of());
         reservations.requireLocked(quotas.stream().filter(CountedQuota::isFinite)
                 .map(CountedQuota::lockTarget).toList(), held);
         Map<Long, ItemForSale> items = ItemForSale.of(jdbc, eventId, itemIds).list().stream()
