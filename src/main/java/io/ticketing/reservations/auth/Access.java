@@ -29,6 +29,11 @@ public class Access {
         }
     }
 
+    /** The caller's sales channel (contract section 12): {@code web} for the platform's tokens and outside requests. */
+    public String channel() {
+        return caller().map(Caller::channel).orElse(Caller.WEB_CHANNEL);
+    }
+
     /** Whether the caller, if any, may act on event {@code eventId} of organizer {@code organizerId}. */
     public boolean reaches(long organizerId, long eventId) {
         return caller().map(caller -> caller.reaches(organizerId, eventId)).orElse(true);

@@ -52,7 +52,8 @@ public class ApiTokens {
 
     /** What a replica keeps of a token, as {@link Entry#read} reads it (also after {@code RETURNING}). */
     public static final String COLUMNS = """
-            id, organizer_id, scope, events, prefix, secret_hash, expires_at, revoked_at IS NOT NULL, changed_at""";
+            id, organizer_id, scope, events, prefix, secret_hash, expires_at, revoked_at IS NOT NULL, changed_at,
+              channel""";
     private static final String CHANGED_SINCE = "SELECT " + COLUMNS
             + " FROM api_tokens WHERE changed_at > :since ORDER BY changed_at";
     private static final String TOUCH = """
@@ -61,13 +62,13 @@ public class ApiTokens {
 
     /** One token as this replica knows it; the latest change of it wins. */
     public record Entry(long id, long organizerId, String scope, Set<Long> eventIds, String prefix, byte[] hash,
-            Instant expiresAt, boolean revoked, Instant changedAt) {
+            Instant expiresAt, boolean revoked, Instant changedAt, String channel) {
 
         /** A row of {@link #COLUMNS}. */
         public static Entry read(ResultSet row) throws SQLException {
             return new Entry(row.getLong(1), row.getLong(2), row.getString(3),
                     row.getArray(4) == null ? null : Set.copyOf(Jdbc.longs(row, 4)), row.getString(5),
-                    row.getBytes(6), Jdbc.instant(row, 7), row.getBoolean(8), Jdbc.instant(row, 9));
+                    row.getBytes(6), Jdbc.instant(row, 7), row.getBoolean(8), Jdbc.instant(row, 9), row.getString(10));
         }
     }
 

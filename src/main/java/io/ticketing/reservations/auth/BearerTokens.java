@@ -95,7 +95,8 @@ public class BearerTokens implements HttpAuthenticationMechanism {
             ApiTokens.Entry api = found.get();
             apiTokens.used(api);
             return Uni.createFrom().item(identity(roles(api.scope()),
-                    new Caller(Caller.Kind.ORGANIZER, api.organizerId(), api.eventIds(), api.id(), api.prefix())));
+                    new Caller(Caller.Kind.ORGANIZER, api.organizerId(), api.eventIds(), api.id(), api.prefix(),
+                            api.channel())));
         });
     }
 

@@ -58,7 +58,7 @@ public class AvailabilityStreamResource {
     public Multi<EventAvailability> stream(@PathParam("event") String slug, @QueryParam("date_id") String dateId) {
         Caller caller = access.caller().orElseThrow();
         // A token revoked (or expired) while its stream is open gets no reading after that: the stream ends.
-        return streams.subscribe(events.get(slug), QueryParams.id("date_id", dateId)).select()
+        return streams.subscribe(events.get(slug), QueryParams.id("date_id", dateId), caller.channel()).select()
                 .first(reading -> tokens.stillAdmits(caller));
     }
 }

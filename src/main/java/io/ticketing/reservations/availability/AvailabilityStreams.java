@@ -44,21 +44,23 @@ public class AvailabilityStreams {
 
         private final Event event;
         private final Long dateId;
+        private final String channel;
         private final BroadcastProcessor<EventAvailability> readings = BroadcastProcessor.create();
         private final Multi<EventAvailability> stream;
         private final AtomicInteger subscribers = new AtomicInteger();
         private volatile EventAvailability latest;
 
-        private Hub(Event event, Long dateId, EventAvailability first) {
+        private Hub(Event event, Long dateId, String channel, EventAvailability first) {
             this.event = event;
             this.dateId = dateId;
+            this.channel = channel;
             this.latest = first;
             this.stream = Multi.createBy().replaying().upTo(1).ofSeedAndMulti(List.of(first), readings);
         }
     }
 
     /** An event, and the date of an event with dates its subscribers asked for (null: none). */
-    private record Key(long eventId, Long dateId) {
+    private record Key(long eventId, Long dateId, String channel) {
     }
 
     private final Map<Key, Hub> hubs = new ConcurrentHashMap<>();
@@ -81,15 +83,15 @@ public class AvailabilityStreams {
     }
 
     /**
-     * The event's availability (on {@code dateId}, contract section 10) now, then each change. Blocking: the first
-     * subscriber of an event reads it.
+     * The event's availability (on {@code dateId}, contract section 10; of the items sold in {@code channel}, section
+     * 12) now, then each change. Blocking: the first subscriber of an event, date and channel reads it.
      */
-    public Multi<EventAvailability> subscribe(Event event, Long dateId) {
+    public Multi<EventAvailability> subscribe(Event event, Long dateId, String channel) {
         if (closing) {
-            return Multi.createFrom().item(availability.fresh(event, dateId));
+            return Multi.createFrom().item(availability.fresh(event, dateId, channel));
         }
-        Hub hub = hubs.computeIfAbsent(new Key(event.id, dateId),
-                key -> new Hub(event, dateId, availability.fresh(event, dateId)));
+        Hub hub = hubs.computeIfAbsent(new Key(event.id, dateId, channel),
+                key -> new Hub(event, dateId, channel, availability.fresh(event, dateId, channel)));
         return hub.stream.onSubscription().invoke(() -> hub.subscribers.incrementAndGet())
                 .onTermination().invoke(() -> hub.subscribers.decrementAndGet());
     }
@@ -137,7 +139,7 @@ public class AvailabilityStreams {
         });
         for (Hub hub : hubs.values()) {
             try {
-                EventAvailability now = availability.fresh(hub.event, hub.dateId);
+                EventAvailability now = availability.fresh(hub.event, hub.dateId, hub.channel);
                 if (!now.equals(hub.latest)) {
                     hub.latest = now;
                     hub.readings.onNext(now);

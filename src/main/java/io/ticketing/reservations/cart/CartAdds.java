@@ -30,6 +30,7 @@ import io.ticketing.reservations.problem.ValidationException;
 import io.ticketing.reservations.reservation.Claim;
 import io.ticketing.reservations.reservation.ClaimBatches;
 import io.ticketing.reservations.reservation.Deadlines;
+import io.ticketing.reservations.reservation.Holder;
 import io.ticketing.reservations.reservation.Reservation;
 import io.ticketing.reservations.reservation.ReservationConfig;
 import io.ticketing.reservations.reservation.ReservationConflict;
@@ -94,7 +95,7 @@ public class CartAdds {
                 wanted.vouchers());
         Contents cart = rows.lockExtending(event.id, cartId, expires, reservation::readBeforeLocks)
                 .orElseThrow(() -> new NotFoundException("cart", cartId));
-        List<CartPosition> added = reservation.reserveThen(cart.cart().buyer(),
+        List<CartPosition> added = reservation.reserveThen(cart.cart().holder(),
                 written -> rows.insertAll(cartId, written, expires))
                 .stream()
                 .sorted(Comparator.comparing(CartPosition::id)).toList();
@@ -119,15 +120,15 @@ public class CartAdds {
                 .toList());
         Map<String, Contents> carts = rows.lockEach(event.id, batch.stream().map(Adding::cartId).toList(),
                 together::readBeforeLocks);
-        List<String> buyers = new ArrayList<>();
+        List<Holder> holders = new ArrayList<>();
         List<ApiException> refusals = new ArrayList<>();
         for (Adding adding : batch) {
             Contents cart = carts.get(adding.cartId());
-            buyers.add(cart == null ? null : cart.cart().buyer());
+            holders.add(cart == null ? new Holder(null, null) : cart.cart().holder());
             // Not found, or held by another transaction: decided alone after the batch, by the request's own wait.
             refusals.add(cart == null ? new NotFoundException("cart", adding.cartId()) : null);
         }
-        List<ApiException> decided = together.decide(buyers, refusals);
+        List<ApiException> decided = together.decide(holders, refusals);
         List<String> cartIds = new ArrayList<>();
         List<Claim> claims = new ArrayList<>();
         Map<Integer, Integer> written = new HashMap<>();
@@ -184,7 +185,7 @@ public class CartAdds {
         }).orElseThrow(() -> new NotFoundException("cart", cartId));
         long itemId = request.itemId();
         Long dateId = request.dateId();
-        List<CartPosition> added = reservations.reserveChosen(event.id, dateId, itemId, cart.cart().buyer(),
+        List<CartPosition> added = reservations.reserveChosen(event.id, dateId, itemId, cart.cart().holder(),
                 seats.freeSeats(event, itemId, request.section(), dateId),
                 free -> BestSeats.choose(free, request.quantity())
                         .orElseThrow(() -> ReservationConflict.noSeatsLeft(itemId, request.quantity(), free.size()))

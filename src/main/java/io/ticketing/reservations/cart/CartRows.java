@@ -20,7 +20,7 @@ import io.ticketing.reservations.reservation.ClaimBatches;
 @ApplicationScoped
 public class CartRows {
 
-    private static final String CART_COLUMNS = "id, event_id, created_at, expires, buyer";
+    private static final String CART_COLUMNS = "id, event_id, created_at, expires, buyer, channel";
     /**
      * What a position's view and checks read. Not {@code created_at}, which only extending needs ({@link #lock}): a
      * cart's answer lists all its positions, and each column read is read for every one of them.
@@ -73,16 +73,16 @@ public class CartRows {
     private static final String INSERT_ALL_BUNDLED = inserting(false, true, true);
     private static final String INSERT_EACH_BUNDLED = inserting(true, true, true);
 
-    private static final String INSERT = "INSERT INTO carts (id, event_id, expires, buyer)"
-            + " VALUES (:id, :event, :expires, :buyer) RETURNING " + CART_COLUMNS;
+    private static final String INSERT = "INSERT INTO carts (id, event_id, expires, buyer, channel)"
+            + " VALUES (:id, :event, :expires, :buyer, :channel) RETURNING " + CART_COLUMNS;
     /**
      * A cart opened with an admission (contract section 8), in one statement with the admission's use: a ticket
      * opens one cart ever, so a second cart with it, even one racing the first, inserts nothing.
      */
     private static final String INSERT_ADMITTED = """
             WITH used AS (UPDATE queue_tickets SET cart_id = :id WHERE id = :ticket AND cart_id IS NULL RETURNING id)
-            INSERT INTO carts (id, event_id, expires, buyer, admission_ticket)
-            SELECT :id, :event, :expires, :buyer, used.id FROM used""" + " RETURNING " + CART_COLUMNS;
+            INSERT INTO carts (id, event_id, expires, buyer, admission_ticket, channel)
+            SELECT :id, :event, :expires, :buyer, used.id, :channel FROM used""" + " RETURNING " + CART_COLUMNS;
     private static final String FIND = "SELECT " + CART_COLUMNS + " FROM carts WHERE id = :id AND event_id = :event";
     /**
      * The cart's row lock: two requests on one cart (a double-clicked checkout) run one after the other. Taken
@@ -139,15 +139,17 @@ public class CartRows {
     }
 
     /** In auto-commit, one statement and one round trip; in the transaction of an {@code Idempotency-Key}, in it. */
-    Cart insert(String id, long eventId, Instant expires, String buyer) {
+    Cart insert(String id, long eventId, Instant expires, String buyer, String channel) {
         return jdbc.statement(INSERT).set("id", id).set("event", eventId).set("expires", expires).set("buyer", buyer)
-                .list(CartRows::cart).get(0);
+                .set("channel", channel).list(CartRows::cart).get(0);
     }
 
     /** The cart opened with the admission of {@code ticket}, or empty if that admission opened one already. */
-    Optional<Cart> insertAdmitted(String id, long eventId, Instant expires, String buyer, String ticket) {
+    Optional<Cart> insertAdmitted(String id, long eventId, Instant expires, String buyer, String channel,
+            String ticket) {
         return jdbc.statement(INSERT_ADMITTED).set("id", id).set("event", eventId).set("expires", expires)
-                .set("buyer", buyer).set("ticket", ticket).list(CartRows::cart).stream().findFirst();
+                .set("buyer", buyer).set("channel", channel).set("ticket", ticket).list(CartRows::cart).stream()
+                .findFirst();
     }
 
     /** The cart and its positions, read together without a lock. */
@@ -274,7 +276,7 @@ public class CartRows {
 
     private static Cart cart(ResultSet row) throws SQLException {
         return new Cart(row.getString(1), row.getLong(2), Jdbc.instant(row, 3), Jdbc.instant(row, 4),
-                row.getString(5));
+                row.getString(5), row.getString(6));
     }
 
     private static Placed placed(ResultSet row) throws SQLException {

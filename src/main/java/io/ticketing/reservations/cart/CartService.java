@@ -6,6 +6,7 @@ import java.util.List;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
+import io.ticketing.reservations.auth.Access;
 import io.ticketing.reservations.auth.RandomIds;
 import io.ticketing.reservations.buyer.BuyerTokens;
 import io.ticketing.reservations.cart.CartRows.Contents;
@@ -33,9 +34,11 @@ public class CartService {
     private final Deadlines deadlines;
     private final FreedCapacity freed;
     private final BuyerTokens buyers;
+    private final Access access;
 
     CartService(Reservations reservations, ReservationConfig config, CartRows rows, Deadlines deadlines,
-            FreedCapacity freed, BuyerTokens buyers) {
+            FreedCapacity freed, BuyerTokens buyers, Access access) {
+        this.access = access;
         this.buyers = buyers;
         this.freed = freed;
         this.reservations = reservations;
@@ -46,7 +49,8 @@ public class CartService {
 
     /**
      * A new empty cart of the buyer {@code buyerToken} vouches for, or an admin token names as {@code buyer} (or
-     * none), opened with {@code admission}: one cart a ticket, else 403 {@code admission_required}.
+     * none), opened with {@code admission}: one cart a ticket, else 403 {@code admission_required}. It sells in its
+     * token's channel (contract section 12).
      */
     @Transactional(Transactional.TxType.SUPPORTS)
     public Contents create(WaitingRoom.Admission admission, String buyer, String buyerToken) {
@@ -54,9 +58,10 @@ public class CartService {
         String id = RandomIds.next();
         Instant expires = deadlines.inSeconds(event.cartTtlSeconds);
         String vouched = buyers.buyer(event, buyer, buyerToken);
+        String channel = access.channel();
         Cart cart = admission.ticket() == null
-                ? rows.insert(id, event.id, expires, vouched)
-                : rows.insertAdmitted(id, event.id, expires, vouched, admission.ticket())
+                ? rows.insert(id, event.id, expires, vouched, channel)
+                : rows.insertAdmitted(id, event.id, expires, vouched, channel, admission.ticket())
                         .orElseThrow(() -> WaitingRoom.admissionRequired(event));
         return new Contents(cart, List.of());
     }
@@ -87,7 +92,8 @@ public class CartService {
         }
         reviveStale(event, cart);
         rows.extend(cartId, expires);
-        return new Contents(new Cart(cartId, event.id, cart.cart().createdAt(), expires, cart.cart().buyer()),
+        return new Contents(new Cart(cartId, event.id, cart.cart().createdAt(), expires, cart.cart().buyer(),
+                cart.cart().channel()),
                 cart.positions().stream().map(p -> p.extendedTo(expires)).toList());
     }
 
@@ -99,7 +105,7 @@ public class CartService {
         Instant now = deadlines.now();
         List<CartPosition> stale = cart.positions().stream()
                 .filter(position -> config.needsRecheck(position.expires(), now)).toList();
-        reservations.reserve(event.id, cart.cart().buyer(), stale.stream().map(CartPosition::claim).toList(),
+        reservations.reserve(event.id, cart.cart().holder(), stale.stream().map(CartPosition::claim).toList(),
                 stale.stream().map(CartPosition::id).toList());
     }
 
@@ -130,7 +136,8 @@ public class CartService {
     public CartView view(Contents contents) {
         List<CartPosition> positions = contents.positions();
         PositionLabels labels = PositionLabels.of(positions);
-        return new CartView(contents.cart().id(), contents.cart().buyer(), contents.cart().expires(),
+        return new CartView(contents.cart().id(), contents.cart().buyer(), contents.cart().channel(),
+                contents.cart().expires(),
                 labels.total().toPlainString(),
                 positions.stream().map(p -> new CartView.Position(p.id(), p.itemId(), labels.seatGuid(p),
                         labels.voucherCode(p), p.price().toPlainString(), p.expires(), p.dateId(), p.bundledIn()))

@@ -68,9 +68,9 @@ class DemoEvent {
             return;
         }
         long standing = inventory.createItem(event,
-                new InventoryRequests.NewItem("Standing", "49.00", false, true, null, false, null, null)).id();
+                new InventoryRequests.NewItem("Standing", "49.00", false, true, null, false, null, null, null)).id();
         long balcony = inventory.createItem(event,
-                new InventoryRequests.NewItem("Balcony seat", "89.00", true, true, null, false, null, null)).id();
+                new InventoryRequests.NewItem("Balcony seat", "89.00", true, true, null, false, null, null, null)).id();
         quotas.createQuota(event, new InventoryRequests.NewQuota("Floor", 100, List.of(standing), null));
         quotas.createQuota(event, new InventoryRequests.NewQuota("Balcony", 10, List.of(balcony), null));
         seats.create(event, new InventoryRequests.NewSeats(IntStream.rangeClosed(1, 10)

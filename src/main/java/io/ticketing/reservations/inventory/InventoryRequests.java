@@ -17,6 +17,8 @@ import jakarta.validation.constraints.Size;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
+import io.ticketing.reservations.http.Slugs;
+
 /** Request bodies of the item, quota, seat and voucher endpoints. Prices are decimal strings, never floats. */
 public final class InventoryRequests {
 
@@ -45,7 +47,8 @@ public final class InventoryRequests {
             @Schema(nullable = true, description = "tickets of this item one buyer may hold and buy; null or absent: no limit") @Positive @Max(MAX_QUOTA_SIZE) Integer maxPerBuyer,
             @Schema(description = "a pass for every date; false if absent") Boolean everyDate,
             @Schema(nullable = true, description = "positions of other items each position of this one brings; they need no seat") @Size(max = MAX_BUNDLED) List<@Valid @NotNull Bundled> bundle,
-            @Schema(nullable = true, description = "its price on dates where it differs, by date id", example = "{\"5\": \"12.50\"}") @Size(max = 1000) Map<Long, @NotNull @Pattern(regexp = PRICE, message = PRICE_MESSAGE) String> prices) {
+            @Schema(nullable = true, description = "its price on dates where it differs, by date id", example = "{\"5\": \"12.50\"}") @Size(max = 1000) Map<Long, @NotNull @Pattern(regexp = PRICE, message = PRICE_MESSAGE) String> prices,
+            @Schema(nullable = true, description = "the slugs of the sales channels it sells in; null or absent: every one", example = "[\"box-office\"]") @Size(min = 1, max = 50) List<@NotNull @Pattern(regexp = Slugs.PATTERN) String> channels) {
     }
 
     /** {@code count} positions of item {@code item_id} in each position of a bundle. */
@@ -104,7 +107,8 @@ public final class InventoryRequests {
             @Pattern(regexp = PRICE, message = PRICE_MESSAGE) String price,
             Boolean active,
             @Schema(nullable = true, description = "null: no limit; absent: unchanged") Optional<@Positive @Max(MAX_QUOTA_SIZE) Integer> maxPerBuyer,
-            @Schema(nullable = true, description = "by date id: a price sets it on that date, null removes it") @Size(max = 1000) Map<Long, @Pattern(regexp = PRICE, message = PRICE_MESSAGE) String> prices) {
+            @Schema(nullable = true, description = "by date id: a price sets it on that date, null removes it") @Size(max = 1000) Map<Long, @Pattern(regexp = PRICE, message = PRICE_MESSAGE) String> prices,
+            @Schema(nullable = true, description = "the slugs of the sales channels it sells in; null: every one; absent: unchanged") Optional<@Size(min = 1, max = 50) List<@NotNull @Pattern(regexp = Slugs.PATTERN) String>> channels) {
     }
 
     /** A PATCH of a seat: absent fields stay. Blocking a held or sold seat is 409 {@code seat_unavailable}. */

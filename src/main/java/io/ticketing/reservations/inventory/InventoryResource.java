@@ -27,6 +27,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import io.ticketing.reservations.auth.Access;
 import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.Event;
@@ -51,9 +52,11 @@ public class InventoryResource {
     private final InventoryService inventory;
     private final QuotaService quotas;
     private final StorefrontAvailability storefront;
+    private final Access access;
 
     InventoryResource(EventService events, InventoryService inventory, QuotaService quotas,
-            StorefrontAvailability storefront) {
+            StorefrontAvailability storefront, Access access) {
+        this.access = access;
         this.events = events;
         this.inventory = inventory;
         this.quotas = quotas;
@@ -176,7 +179,7 @@ public class InventoryResource {
     @SecurityRequirement(name = Roles.STOREFRONT)
     public InventoryViews.EventAvailability storefrontAvailability(@PathParam("event") String slug,
             @QueryParam("date_id") String dateId) {
-        return storefront.of(events.get(slug), QueryParams.id("date_id", dateId));
+        return storefront.of(events.get(slug), QueryParams.id("date_id", dateId), access.channel());
     }
 
     @Operation(operationId = "getCatalog", summary = "Everything a ticket page shows: active items, prices and what is left (on one date, with date_id)")
@@ -185,7 +188,7 @@ public class InventoryResource {
     @RolesAllowed(Roles.STOREFRONT)
     @SecurityRequirement(name = Roles.STOREFRONT)
     public InventoryViews.Catalog catalog(@PathParam("event") String slug, @QueryParam("date_id") String dateId) {
-        return storefront.catalog(events.get(slug), QueryParams.id("date_id", dateId));
+        return storefront.catalog(events.get(slug), QueryParams.id("date_id", dateId), access.channel());
     }
 
     private static Response itemResponse(InventoryViews.ItemView item) {

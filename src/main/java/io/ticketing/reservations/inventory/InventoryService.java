@@ -15,6 +15,7 @@ import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
+import io.ticketing.reservations.organizer.KnownChannels;
 import io.ticketing.reservations.problem.InUseException;
 import io.ticketing.reservations.problem.NotFoundException;
 import io.ticketing.reservations.problem.ValidationException;
@@ -27,8 +28,11 @@ public class InventoryService {
     private final FreedCapacity freed;
     private final DatePrices prices;
     private final ExpiredHolds expiredHolds;
+    private final KnownChannels channels;
 
-    InventoryService(InventoryRows rows, FreedCapacity freed, DatePrices prices, ExpiredHolds expiredHolds) {
+    InventoryService(InventoryRows rows, FreedCapacity freed, DatePrices prices, ExpiredHolds expiredHolds,
+            KnownChannels channels) {
+        this.channels = channels;
         this.expiredHolds = expiredHolds;
         this.rows = rows;
         this.freed = freed;
@@ -46,6 +50,7 @@ public class InventoryService {
         item.active = !Boolean.FALSE.equals(request.active());
         item.maxPerBuyer = request.maxPerBuyer();
         item.everyDate = Boolean.TRUE.equals(request.everyDate());
+        item.channels = channelsOf(event, request.channels());
         item.persistAndFlush();
         if (request.bundle() != null) {
             changeBundle(event, item, request.bundle());
@@ -134,6 +139,10 @@ public class InventoryService {
         if (changes.maxPerBuyer() != null) {
             item.maxPerBuyer = changes.maxPerBuyer().orElse(null);
         }
+        if (changes.channels() != null) {
+            // Limiting or widening where it sells makes no quota scarcer: it takes no lock.
+            item.channels = channelsOf(event, changes.channels().orElse(null));
+        }
         if (changes.prices() != null && !changes.prices().isEmpty()) {
             // Its prices are part of it: a price change is an edit of the item, with a new version.
             Item.getEntityManager().lock(item, LockModeType.OPTIMISTIC_FORCE_INCREMENT);
@@ -172,5 +181,14 @@ public class InventoryService {
             }
         }
         return items;
+    }
+
+    /** The channels an item sells in: the organizer's (else 404), each once, or null for every one. */
+    private List<String> channelsOf(Event event, List<String> slugs) {
+        if (slugs == null) {
+            return null;
+        }
+        channels.require(event.organizerId, slugs);
+        return slugs.stream().distinct().toList();
     }
 }

@@ -15,10 +15,12 @@ public final class InventoryViews {
     /** An item with what one position of it bundles and its prices on dates (contract section 10). */
     public record ItemView(long id, String name, String price, boolean requiresSeat, boolean active,
             @Schema(nullable = true) Integer maxPerBuyer, boolean everyDate, List<InventoryRequests.Bundled> bundle,
-            Map<Long, String> prices, long version) {
+            Map<Long, String> prices,
+            @Schema(nullable = true, description = "the sales channels it sells in; null: every one") List<String> channels,
+            long version) {
         static ItemView of(Item item, List<InventoryRequests.Bundled> bundle, Map<Long, String> prices) {
             return new ItemView(item.id, item.name, item.price.toPlainString(), item.requiresSeat, item.active,
-                    item.maxPerBuyer, item.everyDate, bundle, prices, item.version);
+                    item.maxPerBuyer, item.everyDate, bundle, prices, item.channels, item.version);
         }
     }
 

@@ -8,6 +8,9 @@ import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Table;
 
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
+
 /** A ticket type. It sells only while it is in at least one quota and every one of its quotas has room. */
 @Entity
 @Table(name = "items")
@@ -29,6 +32,10 @@ public class Item extends EventOwnedEntity {
     /** A pass: one position that counts on every active date of the event (contract section 10). */
     @Column(name = "every_date")
     public boolean everyDate;
+
+    /** The sales channels it sells in, by slug (contract section 12); null: every one. */
+    @JdbcTypeCode(SqlTypes.ARRAY)
+    public List<String> channels;
 
     public static Optional<Item> findInEvent(long eventId, long itemId) {
         return find("id = ?1 and eventId = ?2", itemId, eventId).firstResultOptional();

@@ -13,11 +13,17 @@ import io.ticketing.reservations.jdbc.Jdbc;
  * have of it ({@code maxPerBuyer}) and of its whole event ({@code eventMaxPerBuyer}; null is no limit), and contract
  * section 10's: whether it is a pass ({@code everyDate}), what one of it bundles, whether its event has dates at all
  * ({@code eventDated}); and for a pass and what a pass bundles, the {@code passDates} it counts and is checked on
- * (every date of the event, on sale or not: null for other items) and whether any of them is on sale.
+ * (every date of the event, on sale or not: null for other items) and whether any of them is on sale; section 12's
+ * {@code channels} it sells in (null: every one).
  */
 public record ItemForSale(long id, String name, boolean requiresSeat, boolean active, Integer maxPerBuyer,
         Integer eventMaxPerBuyer, boolean everyDate, List<Bundled> bundle, Set<Long> passDates,
-        boolean eventDated, boolean passOnSale) {
+        boolean eventDated, boolean passOnSale, Set<String> channels) {
+
+    /** Whether it sells in {@code channel} (contract section 12). */
+    public boolean sellsIn(String channel) {
+        return channels == null || channels.contains(channel);
+    }
 
     /** {@code count} positions of item {@code itemId} come with each position of the bundling item. */
     public record Bundled(long itemId, int count) {
@@ -37,7 +43,8 @@ public record ItemForSale(long id, String name, boolean requiresSeat, boolean ac
               b.items, b.counts,
               CASE WHEN p.passes THEN ARRAY(SELECT d.id FROM event_dates d WHERE d.event_id = e.id ORDER BY d.id) END,
               EXISTS (SELECT 1 FROM event_dates d WHERE d.event_id = e.id),
-              p.passes AND EXISTS (SELECT 1 FROM event_dates d WHERE d.event_id = e.id AND d.active)
+              p.passes AND EXISTS (SELECT 1 FROM event_dates d WHERE d.event_id = e.id AND d.active),
+              i.channels
             FROM items i JOIN events e ON e.id = i.event_id
             LEFT JOIN LATERAL (SELECT array_agg(bundled_item_id ORDER BY bundled_item_id) AS items,
                 array_agg(count ORDER BY bundled_item_id) AS counts FROM item_bundles WHERE item_id = i.id) b ON true
@@ -62,7 +69,8 @@ public record ItemForSale(long id, String name, boolean requiresSeat, boolean ac
                     return new ItemForSale(row.getLong(1), row.getString(2), row.getBoolean(3), row.getBoolean(4),
                             Jdbc.integer(row, 5), Jdbc.integer(row, 6), row.getBoolean(7), List.copyOf(bundle),
                             row.getArray(10) == null ? null : new TreeSet<>(Jdbc.longs(row, 10)),
-                            row.getBoolean(11), row.getBoolean(12));
+                            row.getBoolean(11), row.getBoolean(12),
+                            row.getArray(13) == null ? null : Set.of((String[]) row.getArray(13).getArray()));
                 });
     }
 }

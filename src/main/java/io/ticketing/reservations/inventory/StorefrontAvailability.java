@@ -83,15 +83,16 @@ public class StorefrontAvailability {
         }
     }
 
+    /** What is left of the items sold in {@code channel} (contract section 12), from the kept reading. */
     @Transactional(Transactional.TxType.SUPPORTS)
-    public InventoryViews.EventAvailability of(Event event, Long dateId) {
-        return availability(cached(event, dateId));
+    public InventoryViews.EventAvailability of(Event event, Long dateId, String channel) {
+        return availability(inChannel(cached(event, dateId), channel));
     }
 
     /** {@link #of}, read now: for the stream, whose readings must see every change. */
     @Transactional(Transactional.TxType.SUPPORTS)
-    public InventoryViews.EventAvailability fresh(Event event, Long dateId) {
-        return availability(left(event, dateId));
+    public InventoryViews.EventAvailability fresh(Event event, Long dateId, String channel) {
+        return availability(inChannel(left(event, dateId), channel));
     }
 
     private static InventoryViews.EventAvailability availability(List<Left> left) {
@@ -100,15 +101,24 @@ public class StorefrontAvailability {
                 .toList());
     }
 
-    /** What a ticket page shows, in one read: each active item with its name, price (on the date) and what is left. */
+    /**
+     * What a ticket page shows, in one read: each active item sold in {@code channel} with its name, price (on the
+     * date) and what is left.
+     */
     @Transactional(Transactional.TxType.SUPPORTS)
-    public InventoryViews.Catalog catalog(Event event, Long dateId) {
+    public InventoryViews.Catalog catalog(Event event, Long dateId, String channel) {
         Map<Long, String> onDate = dateId == null ? Map.of() : prices.ofDate(dateId);
-        return new InventoryViews.Catalog(cached(event, dateId).stream()
+        return new InventoryViews.Catalog(inChannel(cached(event, dateId), channel).stream()
                 .map(left -> new InventoryViews.CatalogItem(left.item().id, left.item().name,
                         onDate.getOrDefault(left.item().id, left.item().price.toPlainString()),
                         left.item().requiresSeat, left.available(), left.number()))
                 .toList());
+    }
+
+    /** The items of a reading that sell in {@code channel}: one reading serves every channel. */
+    private static List<Left> inChannel(List<Left> left, String channel) {
+        return left.stream().filter(one -> one.item().channels == null || one.item().channels.contains(channel))
+                .toList();
     }
 
     /** The kept reading of the event on the date, or a new one. */

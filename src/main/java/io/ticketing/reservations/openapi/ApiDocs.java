@@ -11,7 +11,7 @@ public final class ApiDocs {
     /** What a claim on capacity can be refused with (the codes of {@code ReservationConflict}). */
     public static final String SOLD_OUT = "quota_exhausted seat_unavailable seat_required seat_not_allowed"
             + " voucher_invalid voucher_expired voucher_exhausted buyer_limit buyer_required date_required"
-            + " date_unavailable";
+            + " date_unavailable item_unavailable";
 
     public static final String SOLD_OUT_DESCRIPTION = "Not available: sold out, taken or not allowed. `code` and the"
             + " members `item_id`, `quota_id`, `seat_guid` or `voucher_code` say which; do not retry.";

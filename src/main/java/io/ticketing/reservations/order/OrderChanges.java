@@ -127,7 +127,7 @@ public class OrderChanges {
         List<Claim> changed = written.stream().map(Changed::claim).toList();
         written.addAll(added);
 
-        reservations.reserveChange(event.id, order.order().buyer(), changed,
+        reservations.reserveChange(event.id, order.order().holder(), changed,
                 added.stream().map(Changed::claim).toList(),
                 changedFrom.stream().map(OrderPosition::claim).toList(),
                 canceled.stream().map(OrderPosition::claim).toList(),

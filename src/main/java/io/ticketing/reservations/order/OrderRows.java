@@ -24,17 +24,18 @@ import io.ticketing.reservations.reservation.HeldPosition;
 public class OrderRows {
 
     private static final String ORDER_COLUMNS = "id, event_id, code, email, status, expires, created_at, version,"
-            + " buyer";
+            + " buyer, channel";
     private static final String POSITION_COLUMNS = "id, item_id, seat_id, voucher_id, price, order_id, date_id,"
             + " pass_seat_guid, bundled_in";
 
     /** The orders of a batch of checkouts, inserted in the order they came: the start of both statements below. */
     private static final String PLACING = """
             WITH wanted AS (
-              SELECT * FROM unnest(:codes, :emails, :buyers, :carts) WITH ORDINALITY AS w (code, email, buyer, cart_id, n)),
+              SELECT * FROM unnest(:codes, :emails, :buyers, :carts, :channels)
+                WITH ORDINALITY AS w (code, email, buyer, cart_id, channel, n)),
             placed AS (
-              INSERT INTO orders (event_id, code, email, status, expires, created_at, buyer)
-              SELECT :event, code, email, 'pending', :expires, :created, buyer FROM wanted ORDER BY n
+              INSERT INTO orders (event_id, code, email, status, expires, created_at, buyer, channel)
+              SELECT :event, code, email, 'pending', :expires, :created, buyer, channel FROM wanted ORDER BY n
               RETURNING id, code),
             """;
     /**
@@ -163,6 +164,7 @@ public class OrderRows {
                 .statement(bundled ? PLACE_EACH_BUNDLED : PLACE_EACH).set("event", eventId)
                 .set("codes", codes).set("emails", orders.stream().map(NewOrder::email).toArray(String[]::new))
                 .set("buyers", orders.stream().map(order -> order.cart().buyer()).toArray(String[]::new))
+                .set("channels", orders.stream().map(order -> order.cart().channel()).toArray(String[]::new))
                 .set("carts", carts).set("expires", expires).set("created", created)
                 .reading(row -> Map.entry(row.getString(10), position(row))));
         writes.add(jdbc.statement(DELETE_CART_POSITIONS).set("carts", carts));
@@ -175,7 +177,7 @@ public class OrderRows {
         for (NewOrder order : orders) {
             List<OrderPosition> ofOrder = positions.get(order.code());
             placed.add(new Contents(new Order(ofOrder.get(0).orderId(), eventId, order.code(), order.email(),
-                    Order.Status.PENDING, expires, created, 0, order.cart().buyer()), ofOrder));
+                    Order.Status.PENDING, expires, created, 0, order.cart().buyer(), order.cart().channel()), ofOrder));
         }
         return placed;
     }
@@ -286,7 +288,7 @@ public class OrderRows {
     private static Order order(ResultSet row) throws SQLException {
         return new Order(row.getLong(1), row.getLong(2), row.getString(3), row.getString(4),
                 Order.Status.of(row.getString(5)), Jdbc.instant(row, 6), Jdbc.instant(row, 7), row.getLong(8),
-                row.getString(9));
+                row.getString(9), row.getString(10));
     }
 
     private static OrderPosition position(ResultSet row) throws SQLException {

@@ -157,7 +157,7 @@ public class OrderService {
             case PENDING -> {
             }
             case EXPIRED -> {
-                reservations.reserve(event.id, order.order().buyer(),
+                reservations.reserve(event.id, order.order().holder(),
                         order.positions().stream().map(OrderPosition::claim).toList(), List.of());
                 rows.redeem(order.positions());
             }
@@ -195,7 +195,8 @@ public class OrderService {
         Order order = contents.order();
         List<OrderPosition> positions = contents.positions();
         PositionLabels labels = PositionLabels.of(positions);
-        return new OrderView(order.code(), order.status().value(), order.email(), order.buyer(), event.currency,
+        return new OrderView(order.code(), order.status().value(), order.email(), order.buyer(), order.channel(),
+                event.currency,
                 labels.total().toPlainString(), order.expires(), order.createdAt(),
                 positions.stream().map(p -> new OrderView.Position(p.id(), p.itemId(), labels.seatGuid(p),
                         labels.voucherCode(p), p.price().toPlainString(), p.dateId(), p.bundledIn())).toList(),

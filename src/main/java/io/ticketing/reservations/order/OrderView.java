@@ -7,6 +7,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** An order as the API (and its webhooks) show it; {@code expires} is the payment deadline. */
 public record OrderView(String code, String status, String email, @Schema(nullable = true) String buyer,
+        @Schema(description = "the sales channel it was sold in: its cart's", example = "web") String channel,
         String currency, String total, Instant expires, Instant createdAt, List<Position> positions, long version) {
 
     /** {@code date_id} and {@code bundled_in} as in a cart's positions. */

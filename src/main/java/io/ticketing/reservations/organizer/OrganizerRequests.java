@@ -39,6 +39,7 @@ public final class OrganizerRequests {
                     "admin",
                     "storefront"}) @NotNull @Pattern(regexp = "admin|storefront", message = "must be admin or storefront") String scope,
             @Schema(nullable = true, description = "slugs of the events it may act on; null or absent: every event of the organizer") @Size(min = 1, max = 100) List<@NotNull @Pattern(regexp = Slugs.PATTERN) String> events,
-            @Schema(nullable = true, implementation = String.class, format = "date-time", example = "2027-06-30T00:00:00Z") @Future Instant expiresAt){
+            @Schema(nullable = true, implementation = String.class, format = "date-time", example = "2027-06-30T00:00:00Z") @Future Instant expiresAt,
+            @Schema(nullable = true, description = "the slug of the organizer's sales channel its carts sell in; null or absent: web", example = "box-office") @Pattern(regexp = Slugs.PATTERN) String channel){
     }
 }

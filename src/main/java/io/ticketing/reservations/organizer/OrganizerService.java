@@ -10,6 +10,7 @@ import jakarta.transaction.Transactional;
 
 import io.ticketing.reservations.auth.Access;
 import io.ticketing.reservations.auth.ApiTokens;
+import io.ticketing.reservations.auth.Caller;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
@@ -26,11 +27,13 @@ public class OrganizerService {
 
     private final Access access;
     private final TokenRows tokens;
+    private final KnownChannels channels;
     /** Known to this replica once the transaction commits ({@link ApiTokens}). */
     private final Event<ApiTokens.Entry> changedTokens;
 
-    OrganizerService(Access access, TokenRows tokens, Event<ApiTokens.Entry> changedTokens) {
+    OrganizerService(Access access, TokenRows tokens, KnownChannels channels, Event<ApiTokens.Entry> changedTokens) {
         this.access = access;
+        this.channels = channels;
         this.tokens = tokens;
         this.changedTokens = changedTokens;
     }
@@ -77,7 +80,8 @@ public class OrganizerService {
 
     /**
      * A new token of the organizer: its secret is answered once and kept only as a hash. Its events must be the
-     * organizer's (else 404); an organizer's own token may not make one that reaches more than itself.
+     * organizer's (else 404), and so must its channel (default {@code web}); an organizer's own token may not make one
+     * that reaches more than itself.
      */
     @Transactional
     public TokenView createToken(String organizerSlug, OrganizerRequests.NewToken request) {
@@ -90,12 +94,14 @@ public class OrganizerService {
                 throw new NotFoundException("event", String.join(", ", slugs));
             }
         }
+        String channel = request.channel() == null ? Caller.WEB_CHANNEL : request.channel();
+        channels.require(organizer.id, List.of(channel));
         ApiTokens.Secret secret = ApiTokens.newSecret();
-        TokenRows.Stored stored = tokens.insert(organizer.id, request, events, secret);
+        TokenRows.Stored stored = tokens.insert(organizer.id, request, events, channel, secret);
         changedTokens.fire(stored.entry());
         return new TokenView(stored.entry().id(), request.name().strip(), request.scope(),
                 request.events() == null ? null : List.copyOf(new LinkedHashSet<>(request.events())),
-                request.expiresAt(), secret.prefix(), stored.createdAt(), null, secret.token());
+                request.expiresAt(), secret.prefix(), stored.createdAt(), null, channel, secret.token());
     }
 
     /** The organizer's tokens in use, oldest first, without their secrets. */

@@ -17,15 +17,15 @@ import io.ticketing.reservations.jdbc.Jdbc;
 class TokenRows {
 
     private static final String INSERT = """
-            INSERT INTO api_tokens (organizer_id, name, scope, events, prefix, secret_hash, expires_at)
-            VALUES (:organizer, :name, :scope, :events, :prefix, :hash, :expires)
+            INSERT INTO api_tokens (organizer_id, name, scope, events, prefix, secret_hash, expires_at, channel)
+            VALUES (:organizer, :name, :scope, :events, :prefix, :hash, :expires, :channel)
             """ + " RETURNING " + ApiTokens.COLUMNS + ", created_at";
     /** A token's view: its events as slugs, in the order they were made. */
     private static final String VIEW_COLUMNS = """
             t.id, t.name, t.scope,
               CASE WHEN t.events IS NULL THEN NULL
                    ELSE ARRAY(SELECT e.slug FROM events e WHERE e.id = ANY(t.events) ORDER BY e.id) END,
-              t.expires_at, t.prefix, t.created_at, t.last_used_at""";
+              t.expires_at, t.prefix, t.created_at, t.last_used_at, t.channel""";
     private static final String PAGE = "SELECT " + VIEW_COLUMNS + """
              FROM api_tokens t WHERE t.organizer_id = :organizer AND t.revoked_at IS NULL AND t.id > :after
             ORDER BY t.id LIMIT :limit""";
@@ -48,11 +48,13 @@ class TokenRows {
     }
 
     /** The token, stored as its hash. */
-    Stored insert(long organizerId, OrganizerRequests.NewToken request, Set<Long> events, ApiTokens.Secret secret) {
+    Stored insert(long organizerId, OrganizerRequests.NewToken request, Set<Long> events, String channel,
+            ApiTokens.Secret secret) {
         return jdbc.statement(INSERT).set("organizer", organizerId).set("name", request.name().strip())
                 .set("scope", request.scope()).set("events", events == null ? null : events.toArray(Long[]::new))
                 .set("prefix", secret.prefix()).set("hash", secret.hash()).set("expires", request.expiresAt())
-                .list(row -> new Stored(ApiTokens.Entry.read(row), Jdbc.instant(row, 10))).get(0);
+                .set("channel", channel).list(row -> new Stored(ApiTokens.Entry.read(row), Jdbc.instant(row, 11)))
+                .get(0);
     }
 
     List<TokenView> page(long organizerId, long after, int limit) {
@@ -76,6 +78,6 @@ class TokenRows {
         java.sql.Array events = row.getArray(4);
         return new TokenView(row.getLong(1), row.getString(2), row.getString(3),
                 events == null ? null : List.of((String[]) events.getArray()), Jdbc.instant(row, 5),
-                row.getString(6), Jdbc.instant(row, 7), Jdbc.instant(row, 8), null);
+                row.getString(6), Jdbc.instant(row, 7), Jdbc.instant(row, 8), row.getString(9), null);
     }
 }

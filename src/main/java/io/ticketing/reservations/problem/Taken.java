@@ -21,6 +21,7 @@ public final class Taken extends ApiException {
             "vouchers_event_code", () -> new Taken(VOUCHER_CODE,
                     "A voucher with this code exists in this event (codes ignore case)."),
             "organizers_slug_key", () -> new Taken(SLUG, "An organizer with this slug exists."),
+            "channels_organizer_slug", () -> new Taken(SLUG, "The organizer has a channel with this slug."),
             "seats_event_guid", () -> new Taken(SEAT, "A seat of this request exists already."),
             "seats_date_guid", () -> new Taken(SEAT, "A seat of this request exists already on its date."),
             "waiting_list_entries_item_email", () -> new Taken("already_waiting",
@@ -36,6 +37,10 @@ public final class Taken extends ApiException {
 
     public static Taken organizer(String slug) {
         return new Taken(SLUG, "An organizer with slug '" + slug + "' exists.");
+    }
+
+    public static Taken channel(String slug) {
+        return new Taken(SLUG, "The organizer has a channel with slug '" + slug + "'.");
     }
 
     public static Taken voucherCode(String code) {

@@ -28,10 +28,12 @@ final class ClaimRules {
 
     /**
      * What the caller asks for must make sense before anything is locked. {@code namedDates} are the dates the claims
-     * name that belong to the event, with whether each is on sale.
+     * name that belong to the event, with whether each is on sale; {@code channel}, where the cart or order sells
+     * (contract section 12): an item limited to other channels is 409 {@code item_unavailable} there.
      */
     static void checkRules(List<Claim> claims, Map<Long, ItemForSale> items, Map<Long, Seat> seats,
-            Map<Long, Voucher> vouchers, List<Membership> quotas, Map<Long, Boolean> namedDates, Instant now) {
+            Map<Long, Voucher> vouchers, List<Membership> quotas, Map<Long, Boolean> namedDates, String channel,
+            Instant now) {
         Set<Long> seatsClaimed = new HashSet<>();
         for (Claim claim : claims) {
             ItemForSale item = items.get(claim.itemId());
@@ -41,6 +43,10 @@ final class ClaimRules {
             checkDate(claim, item, namedDates);
             if (!item.active() || ReservationChecks.quotasOf(claim, items, quotas).isEmpty()) {
                 throw ReservationConflict.notOnSale(item);
+            }
+            // What a bundle brings sells where the bundle does.
+            if (claim.bundledIn() == null && !item.sellsIn(channel)) {
+                throw ReservationConflict.notInChannel(item, channel);
             }
             for (Seat seat : checkSeats(claim, item, seats)) {
                 if (!seatsClaimed.add(seat.id)) {

@@ -90,7 +90,7 @@ public final class Reservation {
      * For best available on one date: what the item's claims there would lock beyond the date, checked as a claim
      * is (the item's finite quotas of the whole event, the buyer if a limit applies).
      */
-    Set<LockTarget> objectsOutside(long date, String buyer) {
+    Set<LockTarget> objectsOutside(long date, Holder holder) {
         Map<Long, ItemForSale> items = read.items();
         List<Membership> memberships = read.memberships();
         Instant now = engine.deadlines.now();
@@ -109,20 +109,21 @@ public final class Reservation {
         expanded(items).forEach(claim -> ReservationChecks.quotasGrownBy(claim, items, vouchers, memberships, now)
                 .stream().filter(quota -> quota.dateId() == null)
                 .forEach(quota -> outside.add(quota.lockTarget())));
-        if (ReservationChecks.checkBuyerKnown(claims, items, buyer)) {
-            outside.add(LockTarget.buyer(eventId, buyer));
+        if (ReservationChecks.checkBuyerKnown(claims, items, holder.buyer())) {
+            outside.add(LockTarget.buyer(eventId, holder.buyer()));
         }
         return outside;
     }
 
     /**
-     * Locks what the claims of {@code buyer} (or null) consume and sends with the locks, in one round trip, what
+     * Locks what the claims of {@code holder} consume and sends with the locks, in one round trip, what
      * the checks read and then the query {@code write} makes of the claims as they will be written (when not
      * null), whose rows it returns. The checks run when the rows are back; if one fails, it throws and the
      * transaction rolls back, the write with it. So the lock holder waits for the service only before its commit.
      * The write runs after the checks' reads, which therefore do not see it.
      */
-    public <T> List<T> reserveThen(String buyer, Function<List<Claim>, Jdbc.Query<T>> write) {
+    public <T> List<T> reserveThen(Holder holder, Function<List<Claim>, Jdbc.Query<T>> write) {
+        String buyer = holder.buyer();
         if (claims.isEmpty()) {
             Jdbc.RoundTrip freeingOnly = engine.jdbc.roundTrip();
             freeing.forEach(freeingOnly::add);
@@ -135,7 +136,9 @@ public final class Reservation {
             List<Membership> membershipsBefore = read.memberships();
             Instant now = engine.deadlines.now();
             List<Claim> toWrite = expanded(itemsById);
-            ClaimRules.checkRules(toWrite, itemsById, seats, vouchers, membershipsBefore, read.dates(), now);
+            ClaimRules.checkRules(toWrite, itemsById, seats, vouchers, membershipsBefore, read.dates(),
+                    holder.channel(),
+                    now);
 
             boolean limited = ReservationChecks.checkBuyerKnown(toWrite, itemsById, buyer);
             Set<LockTarget> locked = ReservationChecks.objectsToLock(toWrite, freed, usesKept, itemsById, seats,

@@ -35,6 +35,12 @@ public class ReservationConflict extends ApiException {
                 .and("quota_id", quota.id()).and("available_number", quota.availability().availableNumber());
     }
 
+    static ReservationConflict notInChannel(ItemForSale item, String channel) {
+        return new ReservationConflict("item_unavailable",
+                "Item '" + item.name() + "' (" + item.id() + ") is not sold in channel '" + channel + "'.")
+                .and("item_id", item.id()).and("channel", channel);
+    }
+
     static ReservationConflict notOnSale(ItemForSale item) {
         return new ReservationConflict("quota_exhausted",
                 "Item '" + item.name() + "' (" + item.id() + ") is not on sale: it is inactive or in no quota.")

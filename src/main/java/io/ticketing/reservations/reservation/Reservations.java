@@ -69,10 +69,10 @@ public class Reservations {
     /**
      * Locks what {@code claims} consume and checks that they fit; throws a {@link ReservationConflict} if not.
      * {@code ownPositions} are cart positions being re-checked: they do not count against themselves, and bring no
-     * bundle again. {@code buyer} is the cart's or order's buyer, or null.
+     * bundle again. {@code holder} is the cart's or order's buyer and channel.
      */
-    public void reserve(long eventId, String buyer, List<Claim> claims, Collection<Long> ownPositions) {
-        readThenReserve(withEntities(eventId, claims, ownPositions, claims.size()), buyer, null);
+    public void reserve(long eventId, Holder holder, List<Claim> claims, Collection<Long> ownPositions) {
+        readThenReserve(withEntities(eventId, claims, ownPositions, claims.size()), holder, null);
     }
 
     /**
@@ -83,7 +83,7 @@ public class Reservations {
      * rows it returns. Nothing else can consume the date's inventory until the commit: best available on one date
      * never waits for another's (contract section 10).
      */
-    public <R, T> List<T> reserveChosen(long eventId, Long date, long itemId, String buyer, Jdbc.Query<R> read,
+    public <R, T> List<T> reserveChosen(long eventId, Long date, long itemId, Holder holder, Jdbc.Query<R> read,
             Function<List<R>, List<Claim>> choose, Function<List<Claim>, Jdbc.Query<T>> write) {
         Jdbc.RoundTrip withLock = jdbc.roundTrip();
         Jdbc.Rows<R> rows = withLock.add(read);
@@ -97,7 +97,7 @@ public class Reservations {
             Jdbc.RoundTrip reads = jdbc.roundTrip();
             probe.readBeforeLocks(reads);
             reads.send();
-            Set<LockTarget> outside = countingRefusals(() -> probe.objectsOutside(date, buyer));
+            Set<LockTarget> outside = countingRefusals(() -> probe.objectsOutside(date, holder));
             checkpoints.beforeLocks(eventId, 1);
             held = locks.lockDateThen(eventId, date, outside, withLock);
         }
@@ -106,7 +106,7 @@ public class Reservations {
         Jdbc.RoundTrip reads = jdbc.roundTrip();
         chosen.readBeforeLocks(reads);
         reads.send();
-        return chosen.reserveThen(buyer, write);
+        return chosen.reserveThen(holder, write);
     }
 
     /**
@@ -128,7 +128,7 @@ public class Reservations {
      * left once the freed positions are gone, each freed voucher use counted once. {@code write} gets the claims to
      * write, {@code changed} first, and its rows are returned.
      */
-    public <T> List<T> reserveChange(long eventId, String buyer, List<Claim> changed, List<Claim> added,
+    public <T> List<T> reserveChange(long eventId, Holder holder, List<Claim> changed, List<Claim> added,
             List<Claim> changedFrom, List<Claim> canceled, List<Jdbc.Statement> freeing,
             Function<List<Claim>, Jdbc.Query<T>> write) {
         List<Claim> claims = new ArrayList<>(changed);
@@ -142,7 +142,7 @@ public class Reservations {
                 seatsOf(eventId, claims),
                 vouchers, 0, null);
         change.freeing.addAll(freeing);
-        return readThenReserve(change, buyer, write);
+        return readThenReserve(change, holder, write);
     }
 
     /** A reservation with the claims' seats (a pass's on every date) and vouchers read by id. */
@@ -165,12 +165,12 @@ public class Reservations {
     }
 
     /** The reads that decide the locks, in a round trip of their own, then the reservation. */
-    private <T> List<T> readThenReserve(Reservation reservation, String buyer,
+    private <T> List<T> readThenReserve(Reservation reservation, Holder holder,
             Function<List<Claim>, Jdbc.Query<T>> write) {
         Jdbc.RoundTrip reads = jdbc.roundTrip();
         reservation.readBeforeLocks(reads);
         reads.send();
-        return reservation.reserveThen(buyer, write);
+        return reservation.reserveThen(holder, write);
     }
 
     /** One request's claims in a batch ({@link ClaimBatches}), with the seats and vouchers they name. */

@@ -54,11 +54,12 @@ public final class Together {
     }
 
     /**
-     * Locks, counts and decides. {@code buyers} and {@code refusals} have one entry per claimant: its buyer (or
-     * null), and its refusal if it is refused already (its cart is gone). Returns every claimant's refusal, null
+     * Locks, counts and decides. {@code holders} and {@code refusals} have one entry per claimant: its buyer and
+     * channel, and its refusal if it is refused already (its cart is gone). Returns every claimant's refusal, null
      * for those whose claims fit and are to be written.
      */
-    public List<ApiException> decide(List<String> buyers, List<ApiException> refusals) {
+    public List<ApiException> decide(List<Holder> holders, List<ApiException> refusals) {
+        List<String> buyers = holders.stream().map(Holder::buyer).toList();
         List<ApiException> outcome = new ArrayList<>(refusals);
         Map<Long, ItemForSale> itemsById = read.items();
         List<Membership> membershipsBefore = read.memberships();
@@ -75,7 +76,7 @@ public final class Together {
             }
             try {
                 ClaimRules.checkRules(claims, itemsById, claimant.seats(), claimant.vouchers(),
-                        membershipsBefore, dates, now);
+                        membershipsBefore, dates, holders.get(i).channel(), now);
                 limited[i] = ReservationChecks.checkBuyerKnown(claims, itemsById, buyers.get(i));
             } catch (ApiException refused) {
                 outcome.set(i, engine.counted(refused));

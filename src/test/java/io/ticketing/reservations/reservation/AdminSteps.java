@@ -6,6 +6,7 @@ import static io.ticketing.reservations.reservation.PropertyEvent.PATH;
 import static io.ticketing.reservations.support.Api.admin;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
@@ -84,10 +85,19 @@ final class AdminSteps {
         return patch(event.slug, "quota " + quota, PATH + "/quotas/" + quota, changes);
     }
 
-    /** An item off sale or back on; its holds and sales stay, and entries of its waiting list hold nothing back. */
+    /**
+     * An item off sale or back on (its holds and sales stay, and entries of its waiting list hold nothing back), or
+     * limited to the box office or sold everywhere again (section 12: a limit takes nothing of a quota).
+     */
     String item(PropertyEvent event) {
         long item = event.any(event.items);
-        return patch(event.slug, "item " + item, PATH + "/items/" + item, Map.of("active", random.nextInt(3) > 0));
+        Map<String, Object> changes = new HashMap<>();
+        if (random.nextInt(4) == 0) {
+            changes.put("channels", random.nextBoolean() ? null : List.of(PropertyEvent.BOX_OFFICE));
+        } else {
+            changes.put("active", random.nextInt(3) > 0);
+        }
+        return patch(event.slug, "item " + item, PATH + "/items/" + item, changes);
     }
 
     /** A date off sale or back on; in an event without dates, a seat instead. */

@@ -1,5 +1,7 @@
 package io.ticketing.reservations.reservation;
 
+import static io.restassured.RestAssured.given;
+import static io.ticketing.reservations.support.Api.admin;
 import static io.ticketing.reservations.support.Api.storefront;
 
 import java.util.ArrayList;
@@ -12,6 +14,7 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 
+import io.restassured.specification.RequestSpecification;
 import io.ticketing.reservations.support.Oracle;
 import io.ticketing.reservations.support.Oracle.QuotaUsage;
 import io.ticketing.reservations.support.Sql;
@@ -24,6 +27,8 @@ import io.ticketing.reservations.support.Sql;
 final class PropertyEvent {
 
     static final String PATH = "/api/v1/events/{event}";
+    /** The sales channel a third of the carts open in, and the admin may limit items to (contract section 12). */
+    static final String BOX_OFFICE = "box-office";
 
     /** A seated item and the guids of its seats: {@code prefix-1} to {@code prefix-count}, on each date if dated. */
     record Seated(long item, String prefix, int count) {
@@ -47,6 +52,7 @@ final class PropertyEvent {
     final List<String> orders = new ArrayList<>();
     final List<String> entries = new ArrayList<>();
     private final Random random;
+    private String boxOfficeToken;
     private final Sql sql;
 
     PropertyEvent(String slug, Sql sql, Random random, List<Long> dates, List<Long> items, long bundle, long bundled,
@@ -178,8 +184,38 @@ final class PropertyEvent {
         return sql.number("SELECT count(*) FROM event_dates WHERE id = ?1 AND active", date) > 0;
     }
 
+    /**
+     * A storefront token of the default organizer's box office, made at the first cart opened there: the channel is
+     * made unless an earlier run made it (409).
+     */
+    private String boxOffice() {
+        if (boxOfficeToken == null) {
+            PropertyCalls.requireNoServerError("make the box office", admin()
+                    .body(Map.of("slug", BOX_OFFICE, "name", "Box office")).post("/api/v1/organizers/default/channels")
+                    .statusCode(), "");
+            boxOfficeToken = admin().body(Map.of("name", "box office till", "scope", "storefront", "channel",
+                    BOX_OFFICE)).post("/api/v1/organizers/default/tokens").then().statusCode(201).extract()
+                    .path("token");
+        }
+        return boxOfficeToken;
+    }
+
+    /** A third of the carts open at the box office (contract section 12), whose items the admin may limit. */
     String newCart() {
-        String cart = storefront().post(PATH + "/carts", slug).then().statusCode(201).extract().jsonPath()
+        return newCart(random.nextInt(3) == 0);
+    }
+
+    /** A cart of the box office, or of the web shop, where the item of a race must sell to every racer. */
+    String newCartFor(long item) {
+        return newCart(sql.number("SELECT count(*) FROM items WHERE id = ?1 AND channels IS NOT NULL", item) > 0
+                || random.nextInt(3) == 0);
+    }
+
+    private String newCart(boolean atTheBoxOffice) {
+        RequestSpecification opener = atTheBoxOffice
+                ? given().header("Authorization", "Bearer " + boxOffice()).contentType("application/json")
+                : storefront();
+        String cart = opener.post(PATH + "/carts", slug).then().statusCode(201).extract().jsonPath()
                 .getString("id");
         carts.add(cart);
         return cart;

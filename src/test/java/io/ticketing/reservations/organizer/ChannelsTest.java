@@ -1,0 +1,104 @@
+package io.ticketing.reservations.organizer;
+
+import static io.restassured.RestAssured.given;
+import static io.ticketing.reservations.support.Api.admin;
+import static io.ticketing.reservations.support.Api.newOrganizer;
+import static io.ticketing.reservations.support.Api.newToken;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.specification.RequestSpecification;
+
+/**
+ * Sales channels (contract section 12): every organizer has web; a storefront token sells in its channel, its carts
+ * and their orders keep it, and an item limited to other channels is neither shown nor sold there.
+ */
+@QuarkusTest
+class ChannelsTest {
+
+    private static final String CHANNELS = "/api/v1/organizers/{organizer}/channels";
+    private static final String EVENT = "/api/v1/events/{event}";
+
+    private static RequestSpecification as(String token) {
+        return given().header("Authorization", "Bearer " + token).contentType("application/json");
+    }
+
+    private static String storefrontToken(String organizer, String channel) {
+        return admin().body(Map.of("name", channel + " till", "scope", "storefront", "channel", channel))
+                .post("/api/v1/organizers/{organizer}/tokens", organizer).then().statusCode(201)
+                .body("channel", equalTo(channel)).extract().path("token");
+    }
+
+    @Test
+    void anOrganizerHasWebAndMakesRenamesAndDeletesItsOtherChannels() {
+        String organizer = newOrganizer("channels");
+        assertThat(admin().get(CHANNELS, organizer).then().statusCode(200).extract().jsonPath()
+                .getList("data.slug", String.class)).containsExactly("web");
+        admin().body(Map.of("slug", "box-office", "name", "Box office")).post(CHANNELS, organizer).then()
+                .statusCode(201).body("slug", equalTo("box-office"));
+        admin().body(Map.of("slug", "box-office", "name", "Again")).post(CHANNELS, organizer).then().statusCode(409)
+                .body("code", equalTo("slug_taken"));
+        admin().body(Map.of("slug", "Box Office", "name", "Bad")).post(CHANNELS, organizer).then().statusCode(400)
+                .contentType("application/problem+json");
+        String etag = admin().get(CHANNELS + "/box-office", organizer).then().statusCode(200).extract()
+                .header("ETag");
+        admin().header("If-Match", etag).body(Map.of("name", "Front desk")).patch(CHANNELS + "/box-office",
+                organizer).then().statusCode(200).body("name", equalTo("Front desk"));
+        admin().body(Map.of("name", "Late")).patch(CHANNELS + "/box-office", organizer).then().statusCode(428);
+
+        admin().delete(CHANNELS + "/web", organizer).then().statusCode(409).body("code", equalTo("in_use"));
+        admin().delete(CHANNELS + "/box-office", organizer).then().statusCode(204);
+        admin().get(CHANNELS + "/box-office", organizer).then().statusCode(404);
+        admin().body(Map.of("name", "Nowhere", "scope", "storefront", "channel", "box-office"))
+                .post("/api/v1/organizers/{organizer}/tokens", organizer).then().statusCode(404);
+    }
+
+    @Test
+    void aTokensChannelSellsItsItemsAndItsCartsAndOrdersKeepIt() {
+        String organizer = newOrganizer("box-office");
+        admin().body(Map.of("slug", "box-office", "name", "Box office")).post(CHANNELS, organizer).then()
+                .statusCode(201);
+        String boxOffice = storefrontToken(organizer, "box-office");
+        String web = newToken(organizer, "storefront", null);
+        String event = "sale-" + Long.toString(System.nanoTime(), 36);
+        as(newToken(organizer, "admin", null)).body(Map.of("slug", event, "name", "Sale", "currency", "EUR"))
+                .post("/api/v1/events").then().statusCode(201);
+        long ticket = admin().body(Map.of("name", "Ticket", "price", "10")).post(EVENT + "/items", event).then()
+                .statusCode(201).extract().jsonPath().getLong("id");
+        long kept = admin().body(Map.of("name", "At the desk", "price", "12", "channels", List.of("box-office")))
+                .post(EVENT + "/items", event).then().statusCode(201).body("channels", equalTo(List.of("box-office")))
+                .extract().jsonPath().getLong("id");
+        admin().body(Map.of("name", "x", "size", 10, "items", List.of(ticket, kept))).post(EVENT + "/quotas", event)
+                .then().statusCode(201);
+        admin().body(Map.of("name", "Nowhere", "price", "1", "channels", List.of("reseller")))
+                .post(EVENT + "/items", event).then().statusCode(404);
+
+        assertThat(as(web).get(EVENT + "/catalog", event).then().statusCode(200).extract().jsonPath()
+                .getList("items.item_id", Long.class)).containsExactly(ticket);
+        assertThat(as(boxOffice).get(EVENT + "/catalog", event).then().statusCode(200).extract().jsonPath()
+                .getList("items.item_id", Long.class)).containsExactly(ticket, kept);
+        assertThat(as(web).get(EVENT + "/availability", event).then().statusCode(200).extract().jsonPath()
+                .getList("items.item_id", Long.class)).containsExactly(ticket);
+        String webCart = as(web).post(EVENT + "/carts", event).then().statusCode(201).body("channel", equalTo("web"))
+                .extract().path("id");
+        as(web).body(Map.of("positions", List.of(Map.of("item_id", kept)))).post(EVENT + "/carts/{cart}/positions",
+                event, webCart).then().statusCode(409).body("code", equalTo("item_unavailable"));
+
+        String deskCart = as(boxOffice).post(EVENT + "/carts", event).then().statusCode(201)
+                .body("channel", equalTo("box-office")).extract().path("id");
+        as(boxOffice).body(Map.of("positions", List.of(Map.of("item_id", kept), Map.of("item_id", ticket))))
+                .post(EVENT + "/carts/{cart}/positions", event, deskCart).then().statusCode(201);
+        String order = as(boxOffice).body(Map.of("cart_id", deskCart, "email", "desk@example.com"))
+                .post(EVENT + "/orders", event).then().statusCode(201).body("channel", equalTo("box-office"))
+                .extract().path("code");
+        admin().get(EVENT + "/orders/{code}", event, order).then().statusCode(200)
+                .body("channel", equalTo("box-office"));
+        admin().delete(CHANNELS + "/box-office", organizer).then().statusCode(409).body("code", equalTo("in_use"));
+    }
+}
