@@ -65,6 +65,7 @@ public final class PathValues {
                 .post("/api/v1/events/{event}/waiting_list", event).then().statusCode(201).extract().path("id"));
         valid.values.put("date", Long.toString(newDate(event, 4)));
         valid.values.put("organizer", "default");
+        valid.values.put("channel", "web");
         valid.values.put("token", admin().body(Map.of("name", prefix, "scope", "storefront"))
                 .post("/api/v1/organizers/default/tokens").then().statusCode(201).extract().path("id").toString());
         String room = newEvent(prefix + "-room");
