@@ -22,6 +22,11 @@ public record ItemForSale(long id, String name, boolean requiresSeat, boolean ac
 
     /** Whether it sells in {@code channel} (contract section 12). */
     public boolean sellsIn(String channel) {
+        return sellsIn(channels, channel);
+    }
+
+    /** Whether an item limited to {@code channels} (null: none) sells in {@code channel}: for buyers and the catalog. */
+    public static boolean sellsIn(Collection<String> channels, String channel) {
         return channels == null || channels.contains(channel);
     }
 

@@ -117,8 +117,7 @@ public class StorefrontAvailability {
 
     /** The items of a reading that sell in {@code channel}: one reading serves every channel. */
     private static List<Left> inChannel(List<Left> left, String channel) {
-        return left.stream().filter(one -> one.item().channels == null || one.item().channels.contains(channel))
-                .toList();
+        return left.stream().filter(one -> ItemForSale.sellsIn(one.item().channels, channel)).toList();
     }
 
     /** The kept reading of the event on the date, or a new one. */
