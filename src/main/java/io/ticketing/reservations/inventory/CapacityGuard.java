@@ -33,4 +33,10 @@ public interface CapacityGuard {
      * it then counts.
      */
     void reserveForQuota(Quota quota, Set<Long> itemsAfter, Runnable write);
+
+    /**
+     * An allotment made or made to keep more (contract section 12), written by {@code write}: the quota must have
+     * room for what it then keeps beside what it holds, sells and blocks.
+     */
+    void reserveForAllotment(Quota quota, Runnable write);
 }

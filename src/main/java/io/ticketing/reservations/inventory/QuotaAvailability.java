@@ -1,29 +1,75 @@
 package io.ticketing.reservations.inventory;
 
+import java.util.List;
+import java.util.Map;
+
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
- * What a quota has left, and why (contract section 1), and what the waiting lists of its items on sale wait for
- * (section 9). {@code size} and the number are null when unlimited.
+ * What a quota has left, and why (contract section 1), what the waiting lists of its items on sale wait for (section
+ * 9), and what its allotments in force keep for their channels (section 12). {@code size} and the number are null
+ * when unlimited. The number is section 1's; what a buyer of a channel can take is {@link #leftFor}.
  */
 public record QuotaAvailability(boolean available, @Schema(nullable = true) Integer availableNumber,
         @Schema(nullable = true) Integer size, long paidOrders,
         long pendingOrders, long cartPositions, long blockingVouchers,
-        @Schema(description = "places the waiting entries of the quota's items on sale wait for; what is left for anyone else is available_number less these") long waitingList) {
+        @Schema(description = "places the waiting entries of the quota's items on sale wait for; what is left for anyone else is available_number less these") long waitingList,
+        @Schema(description = "the allotments in force (release_at not passed): what each keeps for its channel") List<AllotmentUse> allotments) {
 
-    /** The same quota with {@code positions} more held: what is left after claims decided before, in a batch. */
-    public QuotaAvailability holdingMore(long positions) {
-        return positions == 0
-                ? this
-                : of(size, paidOrders, pendingOrders, cartPositions + positions, blockingVouchers, waitingList);
+    /**
+     * An allotment in force as counted: {@code used} is what its channel's live holds and pending and paid positions
+     * use of the quota (those a blocking voucher covers are the voucher's), {@code unused} what it still keeps.
+     */
+    public record AllotmentUse(long id, String channel, int size, long used, long unused) {
+
+        static AllotmentUse of(long id, String channel, int size, long used) {
+            return new AllotmentUse(id, channel, size, used, Math.max(size - used, 0));
+        }
+
+        AllotmentUse usingMore(long positions) {
+            return of(id, channel, size, used + positions);
+        }
     }
 
     /**
-     * What is left for a buyer who is not offered it from the waiting list: while entries wait, capacity freed is
-     * theirs first (contract section 9). Null when unlimited.
+     * The same quota with more held, per channel: what is left after claims decided before, in a batch. A channel's
+     * positions use its allotment first, as the count does.
+     */
+    public QuotaAvailability holdingMore(Map<String, Long> positionsByChannel) {
+        long positions = positionsByChannel.values().stream().mapToLong(Long::longValue).sum();
+        if (positions == 0) {
+            return this;
+        }
+        return of(size, paidOrders, pendingOrders, cartPositions + positions, blockingVouchers, waitingList,
+                allotments.stream().map(a -> a.usingMore(positionsByChannel.getOrDefault(a.channel(), 0L))).toList());
+    }
+
+    /**
+     * What a buyer of {@code channel} who is not offered it from the waiting list can take: its own allotment's
+     * unused part, then what is left for everyone (section 1's number less every allotment's unused part), of which
+     * the waiting entries come first (contract sections 9 and 12). Never below 0; null when unlimited. With no
+     * allotment it is section 1's number less what the waiting lists wait for.
+     */
+    public Integer leftFor(String channel) {
+        if (availableNumber == null) {
+            return null;
+        }
+        long own = allotments.stream().filter(a -> a.channel().equals(channel)).mapToLong(AllotmentUse::unused).sum();
+        long everyone = availableNumber - kept();
+        return (int) Math.max(0, own + everyone - Math.min(waitingList, Math.max(everyone, 0)));
+    }
+
+    /**
+     * What a buyer whose channel keeps nothing here (the web shop's) can take, and what a waiting entry waits for
+     * when this is less than it wants: {@link #leftFor} such a channel.
      */
     public Integer leftForSale() {
-        return availableNumber == null ? null : (int) Math.max(0, availableNumber - waitingList);
+        return leftFor(null);
+    }
+
+    /** What a waiting-list offer can draw from: what no allotment keeps. Null when unlimited. */
+    public Integer leftForEveryone() {
+        return availableNumber == null ? null : (int) Math.max(0, availableNumber - kept());
     }
 
     /** What section 1 counts against the size: sold, held and blocked. */
@@ -31,11 +77,24 @@ public record QuotaAvailability(boolean available, @Schema(nullable = true) Inte
         return paidOrders + pendingOrders + cartPositions + blockingVouchers;
     }
 
-    static QuotaAvailability of(Integer size, long paid, long pending, long carts, long blocking, long waiting) {
+    /**
+     * What the quota has given or promised: {@link #used} and what allotments keep. A change that makes capacity
+     * scarcer (a block, an allotment) must keep this within the size.
+     */
+    public long committed() {
+        return used() + kept();
+    }
+
+    private long kept() {
+        return allotments.stream().mapToLong(AllotmentUse::unused).sum();
+    }
+
+    static QuotaAvailability of(Integer size, long paid, long pending, long carts, long blocking, long waiting,
+            List<AllotmentUse> allotments) {
         if (size == null) {
-            return new QuotaAvailability(true, null, null, paid, pending, carts, blocking, waiting);
+            return new QuotaAvailability(true, null, null, paid, pending, carts, blocking, waiting, allotments);
         }
         long left = Math.max(0, size - paid - pending - carts - blocking);
-        return new QuotaAvailability(left > 0, (int) left, size, paid, pending, carts, blocking, waiting);
+        return new QuotaAvailability(left > 0, (int) left, size, paid, pending, carts, blocking, waiting, allotments);
     }
 }

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
@@ -39,8 +40,8 @@ public class QuotaCounter {
 
     /**
      * One row per quota selected by the {@code quota} CTE that precedes it: its size, member items, the four
-     * numbers, the vouchers that block in it now and what its items' waiting lists wait for (V18's counter), all
-     * from one snapshot. The entries of an item off sale hold nothing back while it is off (contract section 9); its
+     * numbers, the vouchers that block in it now, what its items' waiting lists wait for (V18's counter) and its
+     * allotments in force ({@link AllotmentCount}), all from one snapshot. The entries of an item off sale hold nothing back while it is off (contract section 9); its
      * {@code active} is read only where something waits, so a quota with no list costs what it did. Holds: see V5
      * for why the two bucket ranges count exactly the live ones. The counters count every live hold (V16) per item
      * and date (V19): a quota of one date counts its date's and those of no date
@@ -59,6 +60,7 @@ public class QuotaCounter {
               FROM quota q JOIN vouchers v ON v.block_quota AND (v.valid_until IS NULL OR v.valid_until >= now())
                 AND (v.date_id IS NULL OR q.date_id IS NULL OR v.date_id = q.date_id)
                 AND (v.quota_id = q.id OR v.item_id IN (SELECT item_id FROM member WHERE quota_id = q.id))),
+            %s,
             usage AS (
               SELECT m.quota_id, m.item_id,
                 (SELECT coalesce(sum(positions), 0) FROM item_sales
@@ -105,14 +107,15 @@ public class QuotaCounter {
                       AND (q.date_id IS NULL OR c.date_id IS NULL OR c.date_id = q.date_id)),
               (SELECT coalesce(sum(b.uses_left), 0) FROM blocking b WHERE b.quota_id = q.id),
               (SELECT array_agg(b.voucher_id) FROM blocking b WHERE b.quota_id = q.id),
-              coalesce(sum(u.waiting), 0), q.date_id
+              coalesce(sum(u.waiting), 0), q.date_id,
+              %s
             FROM quota q LEFT JOIN usage u ON u.quota_id = q.id
-            GROUP BY q.id, q.name, q.size, q.date_id ORDER BY q.id"""
-            .formatted(VOUCHER_USES_IN_QUOTA);
+            GROUP BY q.id, q.name, q.size, q.date_id, q.event_id ORDER BY q.id"""
+            .formatted(VOUCHER_USES_IN_QUOTA, AllotmentCount.IN_FORCE, AllotmentCount.COLUMN);
 
     /** A selected quota's columns: with {@code dated}, whether its event has dates at all. */
     private static final String QUOTA_COLUMNS = """
-            q.id, q.name, q.size, q.date_id,
+            q.id, q.name, q.size, q.date_id, q.event_id,
               EXISTS (SELECT 1 FROM event_dates d WHERE d.event_id = q.event_id) AS dated""";
 
     /**
@@ -200,9 +203,9 @@ public class QuotaCounter {
             return blockingVoucherIds.contains(voucher.id);
         }
 
-        public CountedQuota holdingMore(long positions) {
-            return new CountedQuota(id, name, size, itemIds, availability.holdingMore(positions), blockingVoucherIds,
-                    dateId);
+        public CountedQuota holdingMore(Map<String, Long> positionsByChannel) {
+            return new CountedQuota(id, name, size, itemIds, availability.holdingMore(positionsByChannel),
+                    blockingVoucherIds, dateId);
         }
     }
 
@@ -270,7 +273,7 @@ public class QuotaCounter {
             Integer size = Jdbc.integer(row, 3);
             return new CountedQuota(row.getLong(1), row.getString(2), size, idSet(row, 4),
                     QuotaAvailability.of(size, row.getLong(5), row.getLong(6), row.getLong(7), row.getLong(8),
-                            row.getLong(10)),
+                            row.getLong(10), AllotmentCount.parse(row.getString(12))),
                     idSet(row, 9), Jdbc.nullableLong(row, 11));
         });
     }

@@ -86,13 +86,13 @@ public class StorefrontAvailability {
     /** What is left of the items sold in {@code channel} (contract section 12), from the kept reading. */
     @Transactional(Transactional.TxType.SUPPORTS)
     public InventoryViews.EventAvailability of(Event event, Long dateId, String channel) {
-        return availability(inChannel(cached(event, dateId), channel));
+        return availability(cached(event, dateId, channel));
     }
 
     /** {@link #of}, read now: for the stream, whose readings must see every change. */
     @Transactional(Transactional.TxType.SUPPORTS)
     public InventoryViews.EventAvailability fresh(Event event, Long dateId, String channel) {
-        return availability(inChannel(left(event, dateId), channel));
+        return availability(left(event, dateId, channel));
     }
 
     private static InventoryViews.EventAvailability availability(List<Left> left) {
@@ -108,21 +108,16 @@ public class StorefrontAvailability {
     @Transactional(Transactional.TxType.SUPPORTS)
     public InventoryViews.Catalog catalog(Event event, Long dateId, String channel) {
         Map<Long, String> onDate = dateId == null ? Map.of() : prices.ofDate(dateId);
-        return new InventoryViews.Catalog(inChannel(cached(event, dateId), channel).stream()
+        return new InventoryViews.Catalog(cached(event, dateId, channel).stream()
                 .map(left -> new InventoryViews.CatalogItem(left.item().id, left.item().name,
                         onDate.getOrDefault(left.item().id, left.item().price.toPlainString()),
                         left.item().requiresSeat, left.available(), left.number()))
                 .toList());
     }
 
-    /** The items of a reading that sell in {@code channel}: one reading serves every channel. */
-    private static List<Left> inChannel(List<Left> left, String channel) {
-        return left.stream().filter(one -> ItemForSale.sellsIn(one.item().channels, channel)).toList();
-    }
-
-    /** The kept reading of the event on the date, or a new one. */
-    private List<Left> cached(Event event, Long dateId) {
-        String key = event.slug + "/" + dateId;
+    /** The kept reading of the event on the date for the channel, or a new one. */
+    private List<Left> cached(Event event, Long dateId, String channel) {
+        String key = event.slug + "/" + dateId + "/" + channel;
         long now = System.nanoTime();
         long changed = changes.computeIfAbsent(event.slug, slug -> new AtomicLong()).get();
         Reading kept = readings.get(key);
@@ -133,12 +128,16 @@ public class StorefrontAvailability {
             readings.clear();
             changes.clear();
         }
-        List<Left> left = left(event, dateId);
+        List<Left> left = left(event, dateId, channel);
         readings.put(key, new Reading(left, now, changed));
         return left;
     }
 
-    private List<Left> left(Event event, Long dateId) {
+    /**
+     * The items sold in {@code channel} (contract section 12) and what each has left for it: its quotas' allotments
+     * for the channel first, then what is left for everyone.
+     */
+    private List<Left> left(Event event, Long dateId, String channel) {
         Map<Long, Boolean> dates = new HashMap<>();
         jdbc.statement(DATES).set("event", event.id).list(row -> dates.put(row.getLong(1), row.getBoolean(2)));
         if (dateId != null && !dates.containsKey(dateId)) {
@@ -153,7 +152,7 @@ public class StorefrontAvailability {
         List<CountedQuota> quotas = counter.ofEvent(event.id);
         List<Item> items = Item.listForEvent(event.id);
         Map<Long, List<InventoryRequests.Bundled>> bundles = rows.bundlesOf(items.stream().map(i -> i.id).toList());
-        Counting counting = new Counting(event, quotas, active, new TreeSet<>(dates.keySet()));
+        Counting counting = new Counting(event, quotas, active, new TreeSet<>(dates.keySet()), channel);
         Map<Long, Integer> byItem = new HashMap<>();
         for (Item item : items) {
             if (item.active && !bundles.containsKey(item.id)) {
@@ -162,7 +161,7 @@ public class StorefrontAvailability {
         }
         List<Left> left = new ArrayList<>();
         for (Item item : items) {
-            if (!item.active) {
+            if (!item.active || !ItemForSale.sellsIn(item.channels, channel)) {
                 continue;
             }
             Integer number = byItem.containsKey(item.id) ? byItem.get(item.id) : counting.left(item, dateId);
@@ -186,9 +185,11 @@ public class StorefrontAvailability {
         private final List<CountedQuota> quotas;
         private final Set<Long> active;
         private final Set<Long> all;
+        private final String channel;
         private Map<Long, Map<Long, Long>> freeSeats;
 
-        Counting(Event event, List<CountedQuota> quotas, Set<Long> active, Set<Long> all) {
+        Counting(Event event, List<CountedQuota> quotas, Set<Long> active, Set<Long> all, String channel) {
+            this.channel = channel;
             this.event = event;
             this.quotas = quotas;
             this.active = active;
@@ -224,7 +225,7 @@ public class StorefrontAvailability {
             Integer number = ofItem.isEmpty() ? Integer.valueOf(0) : null;
             for (CountedQuota quota : ofItem) {
                 if (quota.isFinite()) {
-                    number = min(number, quota.availability().leftForSale());
+                    number = min(number, quota.availability().leftFor(channel));
                 }
             }
             if (item.requiresSeat) {

@@ -16,7 +16,7 @@ import io.ticketing.reservations.problem.Taken;
 
 /**
  * An organizer's sales channels (contract section 12), managed by the organizer's admins. A channel that anything
- * names (a token in use, an item, a seat) or that sold anything cannot be deleted: its slug is history in carts and
+ * names (a token in use, an item, a seat, an allotment) or that sold anything cannot be deleted: its slug is history in carts and
  * orders, and a new channel of the same slug would inherit it. {@code web} is never deleted.
  */
 @ApplicationScoped
@@ -29,6 +29,8 @@ public class ChannelService {
                          WHERE e.organizer_id = :organizer AND :slug = ANY(i.channels))
               OR EXISTS (SELECT 1 FROM seats s JOIN events e ON e.id = s.event_id
                          WHERE e.organizer_id = :organizer AND :slug = ANY(s.channels))
+              OR EXISTS (SELECT 1 FROM allotments a JOIN events e ON e.id = a.event_id
+                         WHERE e.organizer_id = :organizer AND a.channel = :slug)
               OR EXISTS (SELECT 1 FROM carts c JOIN events e ON e.id = c.event_id
                          WHERE c.channel = :slug AND e.organizer_id = :organizer)
               OR EXISTS (SELECT 1 FROM orders o JOIN events e ON e.id = o.event_id
@@ -92,8 +94,9 @@ public class ChannelService {
         boolean used = jdbc.statement(IN_USE).set("organizer", channel.organizerId).set("slug", channel.slug)
                 .list(row -> row.getBoolean(1)).get(0);
         if (used) {
-            throw new InUseException("Channel '" + slug + "' is named by a token, an item or a seat, or sold"
-                    + " something; it cannot be deleted.");
+            throw new InUseException(
+                    "Channel '" + slug + "' is named by a token, an item, a seat or an allotment, or sold"
+                            + " something; it cannot be deleted.");
         }
         channel.delete();
     }

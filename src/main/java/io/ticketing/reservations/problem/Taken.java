@@ -15,6 +15,7 @@ public final class Taken extends ApiException {
     private static final String SLUG = "slug_taken";
     private static final String VOUCHER_CODE = "voucher_code_taken";
     private static final String SEAT = "seat_exists";
+    private static final String ALLOTMENT = "allotment_exists";
 
     private static final Map<String, Supplier<Taken>> BY_CONSTRAINT = Map.of(
             "events_slug_key", () -> new Taken(SLUG, "An event with this slug exists."),
@@ -24,6 +25,7 @@ public final class Taken extends ApiException {
             "channels_organizer_slug", () -> new Taken(SLUG, "The organizer has a channel with this slug."),
             "seats_event_guid", () -> new Taken(SEAT, "A seat of this request exists already."),
             "seats_date_guid", () -> new Taken(SEAT, "A seat of this request exists already on its date."),
+            "allotments_quota_channel", () -> new Taken(ALLOTMENT, "The quota has an allotment for this channel."),
             "waiting_list_entries_item_email", () -> new Taken("already_waiting",
                     "This email waits for this item already, or holds its offer."));
 
@@ -41,6 +43,11 @@ public final class Taken extends ApiException {
 
     public static Taken channel(String slug) {
         return new Taken(SLUG, "The organizer has a channel with slug '" + slug + "'.");
+    }
+
+    public static Taken allotment(String channel) {
+        return new Taken(ALLOTMENT,
+                "The quota has an allotment for channel '" + channel + "'; change its size instead.");
     }
 
     public static Taken voucherCode(String code) {

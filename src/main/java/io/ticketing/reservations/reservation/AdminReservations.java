@@ -28,6 +28,7 @@ import io.ticketing.reservations.problem.InUseException;
  * and those dates shared;</li>
  * <li>a seat-bound voucher that starts to hold its seat, and blocking a seat: the seat;</li>
  * <li>lowering a voucher's {@code max_usages}: the voucher;</li>
+ * <li>an allotment made or made to keep more: its quota, and the event shared;</li>
  * <li>a finite quota created over items, joined by items or made finite: its date exclusively, or the event for a
  * quota of no date or of a pass's items (holds of its items that it did not count locked nothing it could wait
  * for).</li>
@@ -122,6 +123,20 @@ public class AdminReservations implements CapacityGuard {
             write.run();
             return null;
         });
+    }
+
+    @Override
+    public void reserveForAllotment(Quota quota, Runnable write) {
+        // The quota's lock, as its buyers take it; an unlimited quota keeps nothing, and one made finite meanwhile
+        // (under the event's or its date's exclusive lock) waits for this one's shared locks of both.
+        AdvisoryLocks.Held held = locks.lockObjectsThen(quota.eventId,
+                quota.dateId == null ? List.of() : List.of(quota.dateId),
+                quota.isUnlimited() ? List.of() : List.of(LockTarget.quota(quota.id, quota.dateId)), jdbc.roundTrip());
+        measured.judged(held, () -> counter.ofQuotas(List.of(quota.id)), before -> {
+            write.run();
+            return null;
+        });
+        checkpoints.afterChecks(quota.eventId, 1);
     }
 
     /** The dates a voucher can block on: its own, or every date of its event for a voucher of no date. */

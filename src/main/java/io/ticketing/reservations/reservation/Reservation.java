@@ -187,7 +187,7 @@ public final class Reservation {
                                 takenSeats == null ? null : takenSeats.first().orElse(null),
                                 usesLeft == null ? Map.of() : ReservationChecks.Left.byId(usesLeft.all()),
                                 heldByBuyer == null ? null : ReservationChecks.Left.byId(heldByBuyer.all())),
-                        now, holding);
+                        holder.channel(), now, holding);
             } catch (ReservationConflict refused) {
                 // Decided too: a race holds a refusal as it holds a success, or waits for a racer already gone.
                 engine.checkpoints.afterChecks(eventId, 1);

@@ -150,10 +150,11 @@ final class ReservationChecks {
 
     /**
      * Each quota the claims grow has room for what they add to it, if {@code held} covers it (one that is not
-     * covered is not grown by them: see {@link Reservations#requireLocked}).
+     * covered is not grown by them: see {@link Reservations#requireLocked}): what it has left for a buyer of
+     * {@code channel}, its allotment there first (contract section 12).
      */
     private static void checkQuotas(List<Claim> claims, Map<Long, ItemForSale> items, Map<Long, Voucher> vouchers,
-            List<CountedQuota> quotas, Instant now, AdvisoryLocks.Held held) {
+            List<CountedQuota> quotas, String channel, Instant now, AdvisoryLocks.Held held) {
         Map<CountedQuota, List<ItemForSale>> wanted = new LinkedHashMap<>();
         for (Claim claim : claims) {
             if (quotasOf(claim, items, quotas).isEmpty()) {
@@ -168,7 +169,7 @@ final class ReservationChecks {
             if (!held.covers(quota.lockTarget())) {
                 continue;
             }
-            int left = quota.availability().leftForSale();
+            int left = quota.availability().leftFor(channel);
             if (left < demand.getValue().size()) {
                 throw ReservationConflict.quotaExhausted(demand.getValue().get(0), quota, left,
                         demand.getValue().size());
@@ -190,14 +191,15 @@ final class ReservationChecks {
     /**
      * The one judgement of every change that consumes (contract section 3), once its count under the locks is back,
      * for a request alone ({@link Reservation}) as for each request of a batch ({@link Together}): each quota the
-     * claims grow has room for them; no seat they take is taken ({@code left.takenSeat}: one that is, or null); each
+     * claims grow has room for them in what is left for the buyer's {@code channel}; no seat they take is taken ({@code left.takenSeat}: one that is, or null); each
      * voucher has the uses they take more of it ({@code moreUses}, against {@code left.usesLeft}); the buyer stays
      * within its limits ({@code left.heldByBuyer}: what it holds per item, or null where no limit applies). Throws the
      * refusal in the contract's words.
      */
     static void checkFits(List<Claim> claims, Map<Long, ItemForSale> items, Map<Long, Seat> seats,
-            Map<Long, Voucher> vouchers, Map<Long, Long> moreUses, Left left, Instant now, AdvisoryLocks.Held held) {
-        checkQuotas(claims, items, vouchers, left.quotas(), now, held);
+            Map<Long, Voucher> vouchers, Map<Long, Long> moreUses, Left left, String channel, Instant now,
+            AdvisoryLocks.Held held) {
+        checkQuotas(claims, items, vouchers, left.quotas(), channel, now, held);
         if (left.takenSeat() != null) {
             throw ReservationConflict.seatUnavailable(seats.get(left.takenSeat()));
         }

@@ -29,8 +29,9 @@ public class ReservationConflict extends ApiException {
 
     static ReservationConflict pastSize(CountedQuota quota, long before) {
         return new ReservationConflict("quota_exhausted",
-                "Quota '" + quota.name() + "' (" + quota.id() + ") would count " + quota.availability().used()
-                        + " places held, sold or blocked (" + before + " before), more than its size of "
+                "Quota '" + quota.name() + "' (" + quota.id() + ") would count " + quota.availability().committed()
+                        + " places held, sold, blocked or kept for a channel (" + before
+                        + " before), more than its size of "
                         + quota.size() + "; nothing was changed.")
                 .and("quota_id", quota.id()).and("available_number", quota.availability().availableNumber());
     }

@@ -141,7 +141,7 @@ public final class Together {
                 held);
 
         // What the claimants decided so far take, counted against the next ones.
-        Map<Long, Long> quotaTaken = new HashMap<>();
+        Map<Long, Map<String, Long>> quotaTaken = new HashMap<>();
         Set<Long> seatsTaken = new HashSet<>();
         Map<Long, Long> voucherUsesTaken = new HashMap<>();
         Map<String, Map<Long, Long>> buyerTaken = new HashMap<>();
@@ -168,16 +168,18 @@ public final class Together {
                 ReservationChecks.checkFits(claims, itemsById, claimant.seats(), claimant.vouchers(),
                         ReservationChecks.moreUses(claims, List.of()),
                         new ReservationChecks.Left(quotas.all().stream()
-                                .map(quota -> quota.holdingMore(quotaTaken.getOrDefault(quota.id(), 0L))).toList(),
+                                .map(quota -> quota.holdingMore(quotaTaken.getOrDefault(quota.id(), Map.of())))
+                                .toList(),
                                 takenSeat, usesLeftNow, heldOfBuyer),
-                        now, held);
+                        holders.get(i).channel(), now, held);
             } catch (ReservationConflict refused) {
                 outcome.set(i, engine.counted(refused));
                 continue;
             }
             for (Claim claim : claims) {
                 ReservationChecks.quotasGrownBy(claim, itemsById, claimant.vouchers(), quotas.all(), now)
-                        .forEach(quota -> quotaTaken.merge(quota.id(), 1L, Long::sum));
+                        .forEach(quota -> quotaTaken.computeIfAbsent(quota.id(), id -> new HashMap<>())
+                                .merge(holders.get(i).channel(), 1L, Long::sum));
                 if (claim.voucherId() != null) {
                     voucherUsesTaken.merge(claim.voucherId(), 1L, Long::sum);
                 }

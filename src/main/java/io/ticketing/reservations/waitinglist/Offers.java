@@ -161,7 +161,7 @@ public class Offers implements TaskHandler {
                 .collect(Collectors.toMap(ItemForSale::id, item -> item));
         Map<Long, Integer> free = new HashMap<>();
         quotas.stream().filter(CountedQuota::isFinite)
-                .forEach(quota -> free.put(quota.id(), quota.availability().availableNumber()));
+                .forEach(quota -> free.put(quota.id(), quota.availability().leftForEveryone()));
         Map<Long, Deque<Waiting>> queues = queues(itemIds, quotas, free);
         List<Waiting> offered = choose(queues, quotas, items, free);
         checkpoints.afterChecks(eventId, 1);

@@ -116,12 +116,13 @@ final class PropertyRun {
     private void check(PropertyEvent event, String step) {
         Map<Long, QuotaUsage> usage = Oracle.quotas(sql, event.slug);
         for (QuotaUsage quota : usage.values()) {
-            boolean grewPastSize = quota.pastItsSize() && quota.used() > usedBefore.getOrDefault(quota.id(), 0L);
+            boolean grewPastSize = quota.pastItsSize()
+                    && quota.committed() > usedBefore.getOrDefault(quota.id(), 0L);
             if (grewPastSize && !Long.valueOf(quota.id()).equals(edited)) {
-                broken.add("after " + step + ": quota " + quota.id() + " holds " + quota.used() + " of "
-                        + quota.size());
+                broken.add("after " + step + ": quota " + quota.id() + " holds " + quota.used() + " and keeps "
+                        + quota.kept() + " of " + quota.size());
             }
-            usedBefore.put(quota.id(), quota.used());
+            usedBefore.put(quota.id(), quota.committed());
         }
         Oracle.brokenPromises(sql, event.slug, usage.keySet())
                 .forEach(promise -> broken.add("after " + step + ": " + promise));

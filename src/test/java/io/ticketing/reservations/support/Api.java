@@ -180,6 +180,34 @@ public final class Api {
         return IntStream.range(0, count).mapToObj(i -> newCart(event)).toList();
     }
 
+    /**
+     * A storefront token of the default organizer's channel {@code channel} (contract section 12), made with the
+     * channel unless it exists.
+     */
+    public static String channelToken(String channel) {
+        admin().body(Map.of("slug", channel, "name", channel)).post("/api/v1/organizers/default/channels");
+        return admin().body(Map.of("name", channel + " till", "scope", "storefront", "channel", channel))
+                .post("/api/v1/organizers/default/tokens").then().statusCode(201).extract().path("token");
+    }
+
+    /** A storefront of the channel whose token this is. */
+    public static RequestSpecification storefrontOf(String token) {
+        return given().header("Authorization", "Bearer " + token).contentType("application/json");
+    }
+
+    /** An empty cart opened with {@code token}, so in its channel. */
+    public static String newCartWith(String token, String event) {
+        return storefrontOf(token).post("/api/v1/events/{event}/carts", event).then().statusCode(201).extract()
+                .path("id");
+    }
+
+    /** An allotment of the quota for {@code channel} (contract section 12); returns its id. */
+    public static long newAllotment(String event, long quota, String channel, int size) {
+        return admin().body(Map.of("channel", channel, "size", size))
+                .post("/api/v1/events/{event}/quotas/{quota}/allotments", event, quota).then().statusCode(201)
+                .extract().jsonPath().getLong("id");
+    }
+
     public static Response addToCart(String event, String cart, Map<String, Object> position) {
         return storefront().body(Map.of("positions", List.of(position)))
                 .post("/api/v1/events/{event}/carts/{cart}/positions", event, cart);

@@ -28,7 +28,9 @@ public final class Oracle {
      * date (each date counted on its own; an offer, whose uses never come back, by what it redeemed), and a date off
      * sale is no exception: a pass counts and is
      * checked there too. Section 9: {@code waiting}, the quantities of the waiting entries of its items, but those of
-     * an item taken off sale, which hold nothing back while it is off.
+     * an item taken off sale, which hold nothing back while it is off. Section 12: {@code kept}, what the allotments in
+     * force keep, each its size less its channel's positions in the quota (live holds, pending and paid; those a
+     * blocking voucher covers are the voucher's), never below 0.
      */
     private static final String QUOTAS = """
             WITH quota AS (SELECT q.id, q.size, q.date_id FROM quotas q JOIN events e ON e.id = q.event_id
@@ -43,7 +45,21 @@ public final class Oracle {
               FROM quota JOIN vouchers v ON v.block_quota AND (v.valid_until IS NULL OR v.valid_until >= now())
                 AND (v.date_id IS NULL OR quota.date_id IS NULL OR v.date_id = quota.date_id)
                 AND (v.quota_id = quota.id
-                     OR v.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id)))
+                     OR v.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id))),
+            allotted AS (
+              SELECT quota.id AS quota_id, a.size,
+                (SELECT count(*) FROM cart_positions c JOIN carts k ON k.id = c.cart_id
+                  WHERE k.channel = a.channel AND c.expires >= now()
+                    AND c.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id)
+                    AND (quota.date_id IS NULL OR c.date_id IS NULL OR c.date_id = quota.date_id)
+                    AND NOT EXISTS (SELECT 1 FROM blocking b WHERE b.quota_id = quota.id AND b.voucher_id = c.voucher_id))
+                + (SELECT count(*) FROM order_positions p JOIN orders o ON o.id = p.order_id
+                  WHERE o.channel = a.channel AND o.status IN ('pending', 'paid')
+                    AND p.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id)
+                    AND (quota.date_id IS NULL OR p.date_id IS NULL OR p.date_id = quota.date_id)
+                    AND NOT EXISTS (SELECT 1 FROM blocking b WHERE b.quota_id = quota.id AND b.voucher_id = p.voucher_id))
+                  AS used
+              FROM quota JOIN allotments a ON a.quota_id = quota.id AND (a.release_at IS NULL OR a.release_at > now()))
             SELECT quota.id, quota.size,
               (SELECT count(*) FROM order_positions p JOIN orders o ON o.id = p.order_id
                 WHERE o.status = 'paid' AND p.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id)
@@ -58,7 +74,8 @@ public final class Oracle {
               (SELECT coalesce(sum(b.uses_left), 0) FROM blocking b WHERE b.quota_id = quota.id),
               (SELECT coalesce(sum(w.quantity), 0) FROM waiting_list_entries w JOIN items i ON i.id = w.item_id
                 WHERE w.status = 'waiting' AND i.active
-                  AND w.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id))
+                  AND w.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id)),
+              (SELECT coalesce(sum(greatest(a.size - a.used, 0)), 0) FROM allotted a WHERE a.quota_id = quota.id)
             FROM quota ORDER BY quota.id""";
 
     /**
@@ -144,15 +161,24 @@ public final class Oracle {
      * What a quota holds by section 1, and what waits for it by section 9; {@code size} is null when unlimited.
      */
     public record QuotaUsage(long id, Integer size, long paid, long pending, long carts, long blockingVouchers,
-            long waiting) {
+            long waiting, long kept) {
 
         public long used() {
             return paid + pending + carts + blockingVouchers;
         }
 
-        /** Used past its size: section 1 makes no exception, for a date off sale neither (section 10). */
+        /** What it holds, sells and blocks, and what its allotments keep for their channels (section 12). */
+        public long committed() {
+            return used() + kept;
+        }
+
+        /**
+         * Used past its size, or past what is left after what the allotments keep: section 1 makes no exception, for
+         * a date off sale neither (section 10); section 12 lets no channel sell what another's allotment keeps, and
+         * everyone but a channel sells only what no allotment keeps.
+         */
         public boolean pastItsSize() {
-            return size != null && used() > size;
+            return size != null && committed() > size;
         }
 
         /** Section 1's available_number: null when unlimited, never below 0. */
@@ -168,7 +194,7 @@ public final class Oracle {
             Object[] columns = (Object[]) row;
             QuotaUsage usage = new QuotaUsage(number(columns[0]),
                     columns[1] == null ? null : (int) number(columns[1]), number(columns[2]), number(columns[3]),
-                    number(columns[4]), number(columns[5]), number(columns[6]));
+                    number(columns[4]), number(columns[5]), number(columns[6]), number(columns[7]));
             quotas.put(usage.id(), usage);
         }
         return quotas;
@@ -183,7 +209,8 @@ public final class Oracle {
         List<String> broken = new ArrayList<>();
         quotas(sql, event).values().stream()
                 .filter(quota -> quota.pastItsSize() && !excused.contains(quota.id()))
-                .forEach(quota -> broken.add("quota " + quota.id() + " holds " + quota.used() + " of " + quota.size()));
+                .forEach(quota -> broken.add("quota " + quota.id() + " holds " + quota.used() + " and keeps "
+                        + quota.kept() + " of " + quota.size()));
         sql.rows(SEATS_HELD_TWICE, event).forEach(seat -> broken.add("seat " + seat + " held twice"));
         sql.rows(VOUCHERS_OVERUSED, event).forEach(code -> broken.add("voucher " + code + " used too often"));
         sql.rows(VOUCHERS_MISCOUNTED, event).forEach(code -> broken.add("voucher " + code + " redeemed miscounted"));
@@ -223,6 +250,7 @@ public final class Oracle {
         }
     }
 
+    @SuppressWarnings("unchecked")
     private static Map<Long, QuotaUsage> served(String event, Map<Long, QuotaUsage> expected) {
         Map<Long, QuotaUsage> served = new LinkedHashMap<>();
         for (long quota : expected.keySet()) {
@@ -233,7 +261,9 @@ public final class Oracle {
                     });
             QuotaUsage usage = new QuotaUsage(quota, (Integer) counted.get("size"), number(counted.get("paid_orders")),
                     number(counted.get("pending_orders")), number(counted.get("cart_positions")),
-                    number(counted.get("blocking_vouchers")), number(counted.get("waiting_list")));
+                    number(counted.get("blocking_vouchers")), number(counted.get("waiting_list")),
+                    ((List<Map<String, Object>>) counted.get("allotments")).stream()
+                            .mapToLong(allotment -> number(allotment.get("unused"))).sum());
             assertThat(counted.get("available_number")).as("available_number of quota %d", quota)
                     .isEqualTo(usage.availableNumber());
             served.put(quota, usage);

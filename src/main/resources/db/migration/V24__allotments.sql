@@ -1,0 +1,20 @@
+-- Allotments (contract section 12): a part of a quota kept for one channel until release_at (null: until deleted).
+-- One per quota and channel, so that what a channel has used of its part is one number. The web shop is what is
+-- left for everyone, so it has none (its positions are nearly all of them, and counting them would cost every sale).
+CREATE TABLE allotments (
+    id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    event_id   bigint      NOT NULL REFERENCES events (id),
+    quota_id   bigint      NOT NULL REFERENCES quotas (id) ON DELETE CASCADE,
+    channel    text        NOT NULL CHECK (channel <> 'web'),
+    size       integer     NOT NULL CHECK (size >= 0),
+    release_at timestamptz,
+    version    bigint      NOT NULL DEFAULT 0,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    CONSTRAINT allotments_quota_channel UNIQUE (quota_id, channel)
+);
+CREATE INDEX allotments_event ON allotments (event_id, id);
+
+-- What a channel used of its allotment is counted from its carts and orders in the event: a box office's few rows,
+-- found without reading the web shop's.
+CREATE INDEX carts_event_channel ON carts (event_id, channel) WHERE channel <> 'web';
+CREATE INDEX orders_event_channel ON orders (event_id, channel) WHERE channel <> 'web';
