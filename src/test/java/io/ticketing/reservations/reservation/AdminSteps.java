@@ -15,7 +15,7 @@ import io.restassured.response.Response;
 /**
  * The admin's edits, every field of every resource that counts: a voucher's {@code max_usages},
  * {@code block_quota} and {@code valid_until}, and vouchers deleted and made again of any kind (of no scope, an
- * item, a quota, a date, a seat); a quota's size (to and from unlimited) and items; an item and a date taken off
+ * item, a quota, a date, a seat); a quota's size (to and from unlimited) and items; the box office's allotments; an item and a date taken off
  * sale and put back; seats blocked and freed. PATCHes that name no field that counts must change nothing.
  */
 final class AdminSteps {
@@ -83,6 +83,38 @@ final class AdminSteps {
             default -> changes.put("name", "renamed " + random.nextInt(100));
         }
         return patch(event.slug, "quota " + quota, PATH + "/quotas/" + quota, changes);
+    }
+
+    /**
+     * The box office's allotment of the quota (section 12): made when there is none (a third of the time with a
+     * release time to come), else grown or shrunk, released (a release time passed), kept again, or deleted. Making
+     * or keeping more is judged by the one rule: refused where what is left for everyone cannot cover it.
+     */
+    String allotment(PropertyEvent event, long quota) {
+        event.boxOffice();
+        String path = PATH + "/quotas/" + quota + "/allotments";
+        List<Long> made = admin().get(path, event.slug).then().statusCode(200).extract().jsonPath()
+                .getList("data.id", Long.class);
+        if (made.isEmpty()) {
+            Map<String, Object> allotment = new HashMap<>(Map.of("channel", PropertyEvent.BOX_OFFICE,
+                    "size", random.nextInt(4)));
+            if (random.nextInt(3) == 0) {
+                allotment.put("release_at", "2099-01-01T00:00:00Z");
+            }
+            return call("allotment " + allotment + " of quota " + quota, admin().body(allotment).post(path,
+                    event.slug));
+        }
+        String one = path + "/" + made.get(0);
+        Map<String, Object> changes = new HashMap<>();
+        switch (random.nextInt(5)) {
+            case 0 -> {
+                return call("delete the allotment of quota " + quota, admin().delete(one, event.slug));
+            }
+            case 1, 2 -> changes.put("size", random.nextInt(4));
+            case 3 -> changes.put("release_at", "2000-01-01T00:00:00Z");
+            default -> changes.put("release_at", null);
+        }
+        return patch(event.slug, "allotment of quota " + quota, one, changes);
     }
 
     /**

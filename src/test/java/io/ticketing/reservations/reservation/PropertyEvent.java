@@ -188,7 +188,7 @@ final class PropertyEvent {
      * A storefront token of the default organizer's box office, made at the first cart opened there: the channel is
      * made unless an earlier run made it (409).
      */
-    private String boxOffice() {
+    String boxOffice() {
         if (boxOfficeToken == null) {
             PropertyCalls.requireNoServerError("make the box office", admin()
                     .body(Map.of("slug", BOX_OFFICE, "name", "Box office")).post("/api/v1/organizers/default/channels")

@@ -93,9 +93,11 @@ final class PropertyRun {
             return sales.timePasses(event);
         } else if (dice < 81) {
             return admin.voucher(event);
-        } else if (dice < 87) {
+        } else if (dice < 85) {
             edited = event.any(event.quotas);
             return admin.quota(event, edited);
+        } else if (dice < 88) {
+            return admin.allotment(event, event.any(event.quotas));
         } else if (dice < 91) {
             return admin.item(event);
         } else if (dice < 96) {
