@@ -18,3 +18,8 @@ CREATE INDEX allotments_event ON allotments (event_id, id);
 -- found without reading the web shop's.
 CREATE INDEX carts_event_channel ON carts (event_id, channel) WHERE channel <> 'web';
 CREATE INDEX orders_event_channel ON orders (event_id, channel) WHERE channel <> 'web';
+
+-- Sales over time (contract section 12) read the orders an event placed in a range: by event and creation time.
+-- It replaces the index by event alone, which it serves too, so an order costs no more index entries than before.
+DROP INDEX orders_event;
+CREATE INDEX orders_event_created ON orders (event_id, created_at);

@@ -83,6 +83,11 @@ final class Admin {
         }
     }
 
+    /** A GET on the admin's one connection; clients asking at once take turns here. */
+    synchronized Http.Response get(String path) throws Exception {
+        return http.send("GET", path, null);
+    }
+
     /** One admin connection, one request at a time: clients canceling at once take turns here. */
     synchronized void cancel(String event, String order) throws Exception {
         Http.Response response = http.post("/api/v1/events/" + event + "/orders/" + order + "/cancel", null);

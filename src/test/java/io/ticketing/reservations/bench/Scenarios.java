@@ -41,6 +41,8 @@ final class Scenarios {
     static Prepared prepare(String scenario, Admin admin, List<Load.Client> buyers, Connection sql) throws Exception {
         return switch (scenario) {
             case "1" -> hotQuota(admin, buyers, sql, 0, 0, 0);
+            case "1a" -> allotted(admin, buyers, sql);
+            case "S" -> salesReport(admin, sql);
             case "2" -> purchase(admin);
             case "3" -> seats(admin, 0);
             case "4" -> spread(admin, buyers);
@@ -97,6 +99,76 @@ final class Scenarios {
             String cart = mine.get(client.random.nextInt(mine.size()));
             return client.accepted(client.post("/api/v1/events/" + event[0] + "/carts/" + cart + "/positions", body));
         }, 1, sold == 0 && otherQuotas == 0 && waiting == 0);
+    }
+
+    /**
+     * (1a) Scenario 1 on a quota that keeps 1,000 places for a box office (contract section 12), which has sold 100
+     * of them: every count of the quota also counts what the box office used. The channel and its sales are written
+     * in SQL: they are set-up; the allotment is made through the API, as an organizer makes it.
+     */
+    private static Prepared allotted(Admin admin, List<Load.Client> buyers, Connection sql) throws Exception {
+        Prepared plain = hotQuota(admin, buyers, sql, 0, 0, 0);
+        long event;
+        long quota;
+        long item;
+        String slug;
+        try (Statement statement = sql.createStatement();
+                ResultSet newest = statement.executeQuery("SELECT q.event_id, q.id, qi.item_id, e.slug FROM quotas q"
+                        + " JOIN quota_items qi ON qi.quota_id = q.id JOIN events e ON e.id = q.event_id"
+                        + " ORDER BY q.id DESC LIMIT 1")) {
+            newest.next();
+            event = newest.getLong(1);
+            quota = newest.getLong(2);
+            item = newest.getLong(3);
+            slug = newest.getString(4);
+        }
+        try (Statement statement = sql.createStatement()) {
+            statement.execute(String.format(
+                    """
+                            INSERT INTO channels (organizer_id, slug, name)
+                              SELECT organizer_id, 'box-office', 'Box office' FROM events WHERE id = %1$d ON CONFLICT DO NOTHING;
+                            INSERT INTO orders (event_id, code, email, status, expires, channel)
+                              SELECT %1$d, md5(random()::text), 'desk@example.com', 'paid', now() + interval '14 days', 'box-office'
+                              FROM generate_series(1, 20);
+                            INSERT INTO order_positions (order_id, item_id, price)
+                              SELECT o.id, %2$d, 10 FROM orders o CROSS JOIN generate_series(1, 5)
+                              WHERE o.event_id = %1$d AND o.channel = 'box-office'""",
+                    event, item));
+            statement.execute("ANALYZE orders, order_positions, item_sales");
+        }
+        admin.post("/api/v1/events/" + slug + "/quotas/" + quota + "/allotments",
+                "{\"channel\":\"box-office\",\"size\":1000}");
+        return new Prepared("1a scenario 1, 1,000 kept for a box office", plain.operation(), 1, false);
+    }
+
+    /**
+     * (S) Sales over time (contract section 12) of an event of 100,000 positions in 20,000 orders over 30 days, of
+     * three items and two channels, a tenth canceled: the report by channel, item and date, per hour. Its limit is a
+     * latency, so run it with {@code -Dbench.concurrency=1}: the admin's one connection takes requests in turn.
+     */
+    private static Prepared salesReport(Admin admin, Connection sql) throws Exception {
+        String[] event = admin.event();
+        long[] items = {admin.item(event[0], false), admin.item(event[0], false), admin.item(event[0], false)};
+        try (Statement statement = sql.createStatement()) {
+            statement.execute(String.format(
+                    """
+                            INSERT INTO channels (organizer_id, slug, name)
+                              SELECT organizer_id, 'box-office', 'Box office' FROM events WHERE id = %1$d ON CONFLICT DO NOTHING;
+                            INSERT INTO orders (event_id, code, email, status, expires, created_at, channel)
+                              SELECT %1$d, md5(random()::text), 'buyer@example.com',
+                                CASE WHEN g %% 10 = 0 THEN 'canceled' WHEN g %% 3 = 0 THEN 'pending' ELSE 'paid' END,
+                                now() + interval '14 days', now() - (g %% 720) * interval '1 hour',
+                                CASE WHEN g %% 4 = 0 THEN 'box-office' ELSE 'web' END
+                              FROM generate_series(1, 20000) g;
+                            INSERT INTO order_positions (order_id, item_id, price)
+                              SELECT o.id, (ARRAY[%2$d, %3$d, %4$d])[1 + (o.id + n) %% 3], 10 FROM orders o
+                              CROSS JOIN generate_series(1, 5) n WHERE o.event_id = %1$d""",
+                    Long.parseLong(event[1]), items[0], items[1], items[2]));
+            statement.execute("VACUUM ANALYZE orders, order_positions, item_sales");
+        }
+        String report = "/api/v1/events/" + event[0] + "/sales?group_by=channel,item,date&interval=hour";
+        return new Prepared("S sales by channel, item, date per hour, 100,000 positions",
+                (client, index) -> admin.get(report).status() == 200, 1, false);
     }
 
     /**
