@@ -186,7 +186,7 @@ public class CartAdds {
         long itemId = request.itemId();
         Long dateId = request.dateId();
         List<CartPosition> added = reservations.reserveChosen(event.id, dateId, itemId, cart.cart().holder(),
-                seats.freeSeats(event, itemId, request.section(), dateId),
+                seats.freeSeats(event, itemId, request.section(), dateId, cart.cart().channel()),
                 free -> BestSeats.choose(free, request.quantity())
                         .orElseThrow(() -> ReservationConflict.noSeatsLeft(itemId, request.quantity(), free.size()))
                         .stream().map(seat -> Claim.of(itemId, seat.id(), null, dateId)).toList(),

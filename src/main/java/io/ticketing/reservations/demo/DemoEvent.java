@@ -75,7 +75,7 @@ class DemoEvent {
         quotas.createQuota(event, new InventoryRequests.NewQuota("Balcony", 10, List.of(balcony), null));
         seats.create(event, new InventoryRequests.NewSeats(IntStream.rangeClosed(1, 10)
                 .mapToObj(n -> new InventoryRequests.NewSeat("balcony-" + n, "Balcony, seat " + n, balcony, false,
-                        "Balcony", "A", n, null))
+                        "Balcony", "A", n, null, null))
                 .toList(), null));
         vouchers.create(event, new InventoryRequests.NewVoucher("FRIENDS", 5, null, null, null, null, false, null));
         openWaitingRoom(event.id);

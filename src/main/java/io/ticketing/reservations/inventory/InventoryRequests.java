@@ -79,7 +79,8 @@ public final class InventoryRequests {
             @Schema(example = "Balcony", nullable = true) @Size(min = 1, max = 100) @Pattern(regexp = ".*\\S.*", message = "must not be blank") String section,
             @Schema(example = "B", nullable = true) @Size(min = 1, max = 100) @Pattern(regexp = ".*\\S.*", message = "must not be blank") String row,
             @Schema(example = "12", nullable = true, description = "adjacent seats have consecutive numbers in one section and row") @PositiveOrZero @Max(MAX_QUOTA_SIZE) Integer number,
-            @Schema(nullable = true, description = "the date of an event with dates it belongs to; a guid is unique within its date") Long dateId) {
+            @Schema(nullable = true, description = "the date of an event with dates it belongs to; a guid is unique within its date") Long dateId,
+            @Schema(nullable = true, description = "the slugs of the sales channels it is kept for, which alone sell it; null or absent: every one") @Size(min = 1, max = 50) List<@NotNull @Pattern(regexp = Slugs.PATTERN) String> channels) {
     }
 
     /** A voucher; with a seat and no item it is restricted to the seat's item. */
@@ -114,7 +115,8 @@ public final class InventoryRequests {
     /** A PATCH of a seat: absent fields stay. Blocking a held or sold seat is 409 {@code seat_unavailable}. */
     public record SeatChanges(
             @Size(min = 1, max = 200) @Pattern(regexp = ".*\\S.*", message = "must not be blank") String name,
-            Boolean blocked) {
+            Boolean blocked,
+            @Schema(nullable = true, description = "the slugs of the sales channels it is kept for; null: every one; absent: unchanged") Optional<@Size(min = 1, max = 50) List<@NotNull @Pattern(regexp = Slugs.PATTERN) String>> channels) {
     }
 
     /** A PATCH of a voucher: absent fields stay; {@code "valid_until": null} removes the expiry. */

@@ -1,5 +1,6 @@
 package io.ticketing.reservations.inventory;
 
+import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -7,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -33,11 +35,12 @@ class InventoryRows {
      */
     private static final String FREE_SEATS = "SELECT s.id, s.section, s.seat_row, s.number FROM seats s"
             + " WHERE s.event_id = :event AND s.item_id = :item AND s.number IS NOT NULL AND " + OF_DATE
+            + " AND " + SeatHolds.SELLS_IN_CHANNEL
             + " AND (s.section = :section OR CAST(:section AS text) IS NULL) AND " + SeatHolds.FREE;
     private static final String EXISTING_GUIDS = "SELECT s.guid FROM seats s WHERE s.event_id = :event"
             + " AND s.guid = ANY(:guids) AND " + OF_DATE + " ORDER BY s.guid LIMIT 10";
     private static final String SEAT_COLUMNS = "s.id, s.guid, s.name, s.item_id, s.blocked, s.version, NOT "
-            + SeatHolds.UNAVAILABLE + " AS available, s.section, s.seat_row, s.number, s.date_id";
+            + SeatHolds.UNAVAILABLE + " AS available, s.section, s.seat_row, s.number, s.date_id, s.channels";
     /** Every seat, or those of one date ({@code :date}), when {@code :all_dates} is false. */
     private static final String OF_DATE_OR_ALL = "(:all_dates OR " + OF_DATE + ")";
     /** A page of seats after a cursor. The availability of each seat is worked out once, then filtered on. */
@@ -49,7 +52,10 @@ class InventoryRows {
     /** Free seats per item on one date and of no date (those of every date when there is none). */
     private static final String FREE_SEATS_BY_ITEM = "SELECT s.item_id, count(*) FROM seats s"
             + " WHERE s.event_id = :event AND (s.date_id IS NULL OR s.date_id = :date OR CAST(:date AS bigint) IS NULL)"
-            + " AND NOT " + SeatHolds.UNAVAILABLE + " GROUP BY s.item_id";
+            + " AND " + SeatHolds.SELLS_IN_CHANNEL + " AND NOT " + SeatHolds.UNAVAILABLE + " GROUP BY s.item_id";
+    /** Seats kept for channels (contract section 12), each set of channels in one statement. */
+    private static final String KEEP_SEATS = "UPDATE seats s SET channels = :channels WHERE s.event_id = :event"
+            + " AND s.guid = ANY(:guids) AND " + OF_DATE;
 
     private static final String ITEM_IN_USE = """
             SELECT EXISTS (SELECT 1 FROM cart_positions WHERE item_id = :id AND expires >= now())
@@ -101,9 +107,10 @@ class InventoryRows {
      * To be sent with the exclusive lock of the date (the event's, without dates), so that no seat it returns can be
      * taken before the commit.
      */
-    Jdbc.Query<BestSeats.FreeSeat> freeSeats(long eventId, long itemId, String section, Long dateId) {
+    Jdbc.Query<BestSeats.FreeSeat> freeSeats(long eventId, long itemId, String section, Long dateId,
+            String channel) {
         return jdbc.statement(FREE_SEATS).set("event", eventId).set("item", itemId).set("section", section)
-                .set("date", dateId)
+                .set("date", dateId).set("channel", channel)
                 .reading(row -> new BestSeats.FreeSeat(row.getLong(1), row.getString(2), row.getString(3),
                         row.getInt(4)));
     }
@@ -118,6 +125,18 @@ class InventoryRows {
                 .set("rows", seats.stream().map(InventoryRequests.NewSeat::row).toArray(String[]::new))
                 .set("numbers", seats.stream().map(InventoryRequests.NewSeat::number).toArray(Integer[]::new))
                 .update();
+        Map<List<String>, List<String>> kept = new HashMap<>();
+        seats.stream().filter(seat -> seat.channels() != null).forEach(seat -> kept
+                .computeIfAbsent(List.copyOf(new TreeSet<>(seat.channels())), channels -> new ArrayList<>())
+                .add(seat.guid()));
+        kept.forEach((channels, guids) -> keepSeats(eventId, dateId, guids, channels));
+    }
+
+    /** Keeps the seats {@code guids} of {@code dateId} for {@code channels} (null: sold in every channel). */
+    void keepSeats(long eventId, Long dateId, List<String> guids, List<String> channels) {
+        jdbc.statement(KEEP_SEATS).set("event", eventId).set("date", dateId)
+                .set("guids", guids.toArray(String[]::new))
+                .set("channels", channels == null ? null : channels.toArray(String[]::new)).update();
     }
 
     /** A page of the seats of {@code dateId}, or of every date when {@code allDates}. */
@@ -134,9 +153,9 @@ class InventoryRows {
     }
 
     /** Free seats per item on {@code dateId} and of no date (every date's, when null), as any buyer would find them. */
-    Map<Long, Long> freeSeatsByItem(long eventId, Long dateId) {
+    Map<Long, Long> freeSeatsByItem(long eventId, Long dateId, String channel) {
         Map<Long, Long> free = new HashMap<>();
-        anyone(jdbc.statement(FREE_SEATS_BY_ITEM).set("event", eventId).set("date", dateId))
+        anyone(jdbc.statement(FREE_SEATS_BY_ITEM).set("event", eventId).set("date", dateId).set("channel", channel))
                 .list(row -> free.put(row.getLong(1), row.getLong(2)));
         return free;
     }
@@ -189,6 +208,11 @@ class InventoryRows {
     private static SeatRow seat(ResultSet row) throws SQLException {
         return new SeatRow(row.getLong(1), new InventoryViews.SeatView(row.getString(2), row.getString(3),
                 row.getLong(4), row.getString(8), row.getString(9), Jdbc.integer(row, 10), row.getBoolean(5),
-                row.getBoolean(7), row.getLong(6), Jdbc.nullableLong(row, 11)));
+                row.getBoolean(7), row.getLong(6), Jdbc.nullableLong(row, 11), channels(row, 12)));
+    }
+
+    private static List<String> channels(ResultSet row, int column) throws SQLException {
+        Array channels = row.getArray(column);
+        return channels == null ? null : List.of((String[]) channels.getArray());
     }
 }

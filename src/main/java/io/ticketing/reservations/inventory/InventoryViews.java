@@ -34,7 +34,8 @@ public final class InventoryViews {
 
     public record SeatView(String guid, String name, long itemId, @Schema(nullable = true) String section,
             @Schema(nullable = true) String row, @Schema(nullable = true) Integer number, boolean blocked,
-            boolean available, long version, @Schema(nullable = true) Long dateId) {
+            boolean available, long version, @Schema(nullable = true) Long dateId,
+            @Schema(nullable = true, description = "the sales channels it is kept for, which alone sell it; null: every one") List<String> channels) {
     }
 
     public record SeatList(List<SeatView> seats) {

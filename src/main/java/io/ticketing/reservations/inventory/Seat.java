@@ -11,6 +11,9 @@ import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Table;
 
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
+
 /** One place in a seating plan, sold as its item; a blocked seat is never sold. */
 @Entity
 @Table(name = "seats")
@@ -24,6 +27,10 @@ public class Seat extends EventOwnedEntity {
     public long itemId;
 
     public boolean blocked;
+
+    /** The sales channels it is kept for, by slug (contract section 12); null: every one. */
+    @JdbcTypeCode(SqlTypes.ARRAY)
+    public List<String> channels;
 
     /** The date of the event this seat belongs to (contract section 10); null: the whole event. Never changes. */
     @Column(name = "date_id", updatable = false)

@@ -29,6 +29,13 @@ public final class SeatHolds {
                                 AND o.status IN ('pending', 'paid'))))""";
 
     /**
+     * A seat {@code s} that {@code :channel} sells (contract section 12): one kept for channels sells only in those,
+     * as a seats.io channel keeps its seats. A seat kept for another channel is not free for this buyer, whatever its
+     * holds.
+     */
+    public static final String SELLS_IN_CHANNEL = "(s.channels IS NULL OR CAST(:channel AS text) = ANY(s.channels))";
+
+    /**
      * {@code NOT UNAVAILABLE} with no own positions and no vouchers of the buyer, written as separate
      * {@code NOT EXISTS} so that PostgreSQL can answer it for a whole seating plan with anti-joins rather than
      * three probes a seat. A seat's holds and sales are of the seat's item, which lets it read only that item's.

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -18,6 +19,7 @@ import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.locking.DurableTransaction;
+import io.ticketing.reservations.organizer.KnownChannels;
 import io.ticketing.reservations.problem.NotFoundException;
 import io.ticketing.reservations.problem.Taken;
 import io.ticketing.reservations.problem.ValidationException;
@@ -29,8 +31,10 @@ public class SeatService {
     private final InventoryRows rows;
     private final CapacityGuard reservations;
     private final DatePrices dates;
+    private final KnownChannels channels;
 
-    SeatService(InventoryRows rows, CapacityGuard reservations, DatePrices dates) {
+    SeatService(InventoryRows rows, CapacityGuard reservations, DatePrices dates, KnownChannels channels) {
+        this.channels = channels;
         this.rows = rows;
         this.reservations = reservations;
         this.dates = dates;
@@ -41,6 +45,8 @@ public class SeatService {
     public List<InventoryViews.SeatView> create(Event event, InventoryRequests.NewSeats request) {
         List<InventoryRequests.NewSeat> seats = request.seats();
         requireSeatedItems(event, seats);
+        channels.require(event.organizerId, seats.stream().filter(seat -> seat.channels() != null)
+                .flatMap(seat -> seat.channels().stream()).toList());
         Map<Long, List<InventoryRequests.NewSeat>> byDate = new LinkedHashMap<>();
         Set<String> guids = new LinkedHashSet<>();
         for (int i = 0; i < seats.size(); i++) {
@@ -64,7 +70,13 @@ public class SeatService {
         byDate.forEach((date, ofDate) -> rows.insertSeats(event.id, date, ofDate));
         return seats.stream().map(seat -> new InventoryViews.SeatView(seat.guid(), seat.name().strip(), seat.itemId(),
                 seat.section(), seat.row(), seat.number(), Boolean.TRUE.equals(seat.blocked()),
-                !Boolean.TRUE.equals(seat.blocked()), 0, dateOf(seat, request))).toList();
+                !Boolean.TRUE.equals(seat.blocked()), 0, dateOf(seat, request), keptFor(seat.channels())))
+                .toList();
+    }
+
+    /** The channels a seat is kept for, each once, in order; null for every one. */
+    private static List<String> keptFor(List<String> slugs) {
+        return slugs == null ? null : List.copyOf(new TreeSet<>(slugs));
     }
 
     /** The date a new seat belongs to: its own {@code date_id}, else the request's, else none. */
@@ -73,12 +85,13 @@ public class SeatService {
     }
 
     /**
-     * An item's free numbered seats on {@code dateId} (of no date when null), for best available to send with the
-     * exclusive lock of that date (of the event, without one).
+     * An item's free numbered seats on {@code dateId} (of no date when null) that {@code channel} sells, for best
+     * available to send with the exclusive lock of that date (of the event, without one).
      */
-    public Jdbc.Query<BestSeats.FreeSeat> freeSeats(Event event, long itemId, String section, Long dateId) {
+    public Jdbc.Query<BestSeats.FreeSeat> freeSeats(Event event, long itemId, String section, Long dateId,
+            String channel) {
         Item.findInEvent(event.id, itemId).orElseThrow(() -> new NotFoundException("item", itemId));
-        return rows.freeSeats(event.id, itemId, section, dateId);
+        return rows.freeSeats(event.id, itemId, section, dateId, channel);
     }
 
     /**
@@ -116,6 +129,14 @@ public class SeatService {
             seat.blocked = changes.blocked();
         }
         seat.flush();
+        if (changes.channels() != null) {
+            // Keeping a seat for channels takes nothing of a quota: holds and sales elsewhere stay, as an item's do.
+            List<String> keptFor = keptFor(changes.channels().orElse(null));
+            if (keptFor != null) {
+                channels.require(event.organizerId, keptFor);
+            }
+            rows.keepSeats(event.id, dateId, List.of(guid), keptFor);
+        }
         return get(event, dateId, guid);
     }
 

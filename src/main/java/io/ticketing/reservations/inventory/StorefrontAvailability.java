@@ -40,8 +40,9 @@ public class StorefrontAvailability {
     private static final String DATES = "SELECT id, active FROM event_dates WHERE event_id = :event ORDER BY id";
     /** A pass's seats: the guids of the item free on every one of {@code :dates}. */
     private static final String FREE_PASS_SEATS = "SELECT count(*) FROM (SELECT s.guid FROM seats s"
-            + " WHERE s.event_id = :event AND s.item_id = :item AND s.date_id = ANY(:dates) AND NOT "
-            + SeatHolds.UNAVAILABLE + " GROUP BY s.guid HAVING count(*) = cardinality(:dates)) free";
+            + " WHERE s.event_id = :event AND s.item_id = :item AND s.date_id = ANY(:dates) AND "
+            + SeatHolds.SELLS_IN_CHANNEL + " AND NOT " + SeatHolds.UNAVAILABLE
+            + " GROUP BY s.guid HAVING count(*) = cardinality(:dates)) free";
 
     /** Readings kept, events and dates together; past it the cache starts afresh rather than grow. */
     private static final int MAX_CACHED = 10_000;
@@ -241,12 +242,14 @@ public class StorefrontAvailability {
             if (freeSeats == null) {
                 freeSeats = new HashMap<>();
             }
-            return freeSeats.computeIfAbsent(date == null ? 0L : date, key -> rows.freeSeatsByItem(event.id, date));
+            return freeSeats.computeIfAbsent(date == null ? 0L : date,
+                    key -> rows.freeSeatsByItem(event.id, date, channel));
         }
 
         private long freePassSeats(Item item, Set<Long> dates) {
             return jdbc.statement(FREE_PASS_SEATS).set("event", event.id).set("item", item.id)
-                    .set("dates", dates.toArray(Long[]::new)).set("own", new Long[0]).set("vouchers", new Long[0])
+                    .set("dates", dates.toArray(Long[]::new)).set("channel", channel).set("own", new Long[0])
+                    .set("vouchers", new Long[0])
                     .list(row -> row.getLong(1)).get(0);
         }
     }

@@ -52,6 +52,9 @@ final class ClaimRules {
                 if (!seatsClaimed.add(seat.id)) {
                     throw ReservationConflict.seatUnavailable(seat);
                 }
+                if (!ItemForSale.sellsIn(seat.channels, channel)) {
+                    throw ReservationConflict.seatNotInChannel(seat, channel);
+                }
             }
             Voucher voucher = claim.voucherId() == null ? null : vouchers.get(claim.voucherId());
             if (voucher != null) {

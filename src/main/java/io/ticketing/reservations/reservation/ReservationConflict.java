@@ -42,6 +42,12 @@ public class ReservationConflict extends ApiException {
                 .and("item_id", item.id()).and("channel", channel);
     }
 
+    static ReservationConflict seatNotInChannel(Seat seat, String channel) {
+        return new ReservationConflict("seat_unavailable",
+                "Seat '" + seat.guid + "' is kept for other channels than '" + channel + "'.")
+                .and("seat_guid", seat.guid).and("channel", channel);
+    }
+
     static ReservationConflict notOnSale(ItemForSale item) {
         return new ReservationConflict("quota_exhausted",
                 "Item '" + item.name() + "' (" + item.id() + ") is not on sale: it is inactive or in no quota.")

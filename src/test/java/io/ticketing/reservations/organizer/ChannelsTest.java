@@ -1,12 +1,21 @@
 package io.ticketing.reservations.organizer;
 
 import static io.restassured.RestAssured.given;
+import static io.ticketing.reservations.support.Api.addToCart;
 import static io.ticketing.reservations.support.Api.admin;
+import static io.ticketing.reservations.support.Api.bestAvailable;
+import static io.ticketing.reservations.support.Api.channelToken;
+import static io.ticketing.reservations.support.Api.newCart;
+import static io.ticketing.reservations.support.Api.newEvent;
 import static io.ticketing.reservations.support.Api.newOrganizer;
+import static io.ticketing.reservations.support.Api.newQuota;
+import static io.ticketing.reservations.support.Api.newSeatedItem;
 import static io.ticketing.reservations.support.Api.newToken;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -100,5 +109,51 @@ class ChannelsTest {
         admin().get(EVENT + "/orders/{code}", event, order).then().statusCode(200)
                 .body("channel", equalTo("box-office"));
         admin().delete(CHANNELS + "/box-office", organizer).then().statusCode(409).body("code", equalTo("in_use"));
+    }
+
+    @Test
+    void aSeatKeptForAChannelSellsOnlyThereInEveryFlow() {
+        String boxOffice = channelToken("box-office");
+        String event = newEvent("kept-seats");
+        long seat = newSeatedItem(event, "Seat", "30");
+        newQuota(event, 10, List.of(seat));
+        List<Map<String, Object>> plan = new ArrayList<>();
+        for (int n = 1; n <= 4; n++) {
+            Map<String, Object> one = new HashMap<>(Map.of("guid", "A-" + n, "name", "A " + n, "item_id", seat,
+                    "section", "Stalls", "row", "A", "number", n));
+            if (n % 2 == 1) {
+                one.put("channels", List.of("box-office"));
+            }
+            plan.add(one);
+        }
+        admin().body(Map.of("seats", List.of(Map.of("guid", "Z-1", "name", "Z", "item_id", seat, "channels",
+                List.of("nowhere"))))).post(EVENT + "/seats", event).then().statusCode(404);
+        admin().body(Map.of("seats", plan)).post(EVENT + "/seats", event).then().statusCode(201)
+                .body("seats[0].channels", equalTo(List.of("box-office"))).body("seats[1].channels", equalTo(null));
+
+        assertThat(catalogLeft(given().header("Authorization", "Bearer test-storefront-token"), event, seat))
+                .as("web sees the seats it sells").isEqualTo(2);
+        assertThat(catalogLeft(as(boxOffice), event, seat)).isEqualTo(4);
+        String web = newCart(event);
+        addToCart(event, web, Map.of("item_id", seat, "seat_guid", "A-1")).then().statusCode(409)
+                .body("code", equalTo("seat_unavailable")).body("channel", equalTo("web"));
+        bestAvailable(event, web, seat, 3).then().statusCode(409).body("code", equalTo("seat_unavailable"));
+        bestAvailable(event, web, seat, 2).then().statusCode(201);
+        String desk = as(boxOffice).post(EVENT + "/carts", event).then().statusCode(201).extract().path("id");
+        as(boxOffice).body(Map.of("item_id", seat, "quantity", 2))
+                .post(EVENT + "/carts/{cart}/best_available", event, desk).then().statusCode(201);
+
+        String etag = admin().get(EVENT + "/seats/A-1", event).then().statusCode(200).extract().header("ETag");
+        Map<String, Object> everywhere = new HashMap<>();
+        everywhere.put("channels", null);
+        admin().header("If-Match", etag).body(everywhere).patch(EVENT + "/seats/A-1", event).then().statusCode(200)
+                .body("channels", equalTo(null));
+    }
+
+    private static Integer catalogLeft(RequestSpecification shop, String event, long item) {
+        return shop.get(EVENT + "/catalog", event).then().statusCode(200).extract().jsonPath()
+                .<Map<String, Object>>getList("items").stream()
+                .filter(one -> ((Number) one.get("item_id")).longValue() == item).findFirst()
+                .map(one -> (Integer) one.get("available_number")).orElseThrow();
     }
 }

@@ -16,7 +16,7 @@ import io.restassured.response.Response;
  * The admin's edits, every field of every resource that counts: a voucher's {@code max_usages},
  * {@code block_quota} and {@code valid_until}, and vouchers deleted and made again of any kind (of no scope, an
  * item, a quota, a date, a seat); a quota's size (to and from unlimited) and items; the box office's allotments; an item and a date taken off
- * sale and put back; seats blocked and freed. PATCHes that name no field that counts must change nothing.
+ * sale and put back; seats blocked and freed, and kept for the box office. PATCHes that name no field that counts must change nothing.
  */
 final class AdminSteps {
 
@@ -144,6 +144,14 @@ final class AdminSteps {
     String seat(PropertyEvent event) {
         String guid = event.anySeat(event.any(event.seated));
         String path = PATH + "/seats/" + guid + (event.dated() ? "?date_id=" + event.any(event.dates) : "");
-        return patch(event.slug, "seat " + guid, path, Map.of("blocked", random.nextBoolean()));
+        Map<String, Object> changes = new HashMap<>();
+        if (random.nextInt(4) == 0) {
+            // Kept for the box office or sold everywhere again (section 12): it takes nothing of a quota.
+            event.boxOffice();
+            changes.put("channels", random.nextBoolean() ? null : List.of(PropertyEvent.BOX_OFFICE));
+        } else {
+            changes.put("blocked", random.nextBoolean());
+        }
+        return patch(event.slug, "seat " + guid, path, changes);
     }
 }

@@ -205,10 +205,16 @@ final class PropertyEvent {
         return newCart(random.nextInt(3) == 0);
     }
 
-    /** A cart of the box office, or of the web shop, where the item of a race must sell to every racer. */
-    String newCartFor(long item) {
-        return newCart(sql.number("SELECT count(*) FROM items WHERE id = ?1 AND channels IS NOT NULL", item) > 0
-                || random.nextInt(3) == 0);
+    /**
+     * A cart of the box office, or of the web shop, where the item and seat of a race must sell to every racer: the
+     * box office's when either is limited to channels (the only one they are limited to).
+     */
+    String newCartFor(Map<String, Object> position) {
+        boolean kept = sql.number("SELECT count(*) FROM items WHERE id = ?1 AND channels IS NOT NULL",
+                ((Number) position.get("item_id")).longValue()) > 0
+                || position.containsKey("seat_guid") && sql.number("SELECT count(*) FROM seats WHERE event_id = ?1"
+                        + " AND guid = ?2 AND channels IS NOT NULL", id, position.get("seat_guid")) > 0;
+        return newCart(kept || random.nextInt(3) == 0);
     }
 
     private String newCart(boolean atTheBoxOffice) {

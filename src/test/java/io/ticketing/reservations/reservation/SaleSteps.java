@@ -64,7 +64,7 @@ final class SaleSteps {
         int racers = Math.min(6, (left == null ? 2 : left + 1) + random.nextInt(2));
         List<String> racing = new ArrayList<>();
         for (int i = 0; i < racers; i++) {
-            racing.add(event.newCartFor(((Number) position.get("item_id")).longValue()));
+            racing.add(event.newCartFor(position));
         }
         List<Crowd.Outcome> outcomes;
         try (RacePauses.Race race = pauses.race(event.id, racers)) {
