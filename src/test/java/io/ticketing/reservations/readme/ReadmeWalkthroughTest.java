@@ -26,6 +26,7 @@ class ReadmeWalkthroughTest {
     private static final String HEADING = "## The whole sale with `curl`";
     private static final String WAITING_LIST = "## The waiting list and order changes with `curl`";
     private static final String DATES = "## Dates, passes and bundles with `curl`";
+    private static final String CHANNELS = "## A box office's share with `curl`";
     private static final String WALKTHROUGH = "docs/walkthrough.md";
 
     @TestHTTPResource("/api/v1")
@@ -34,7 +35,8 @@ class ReadmeWalkthroughTest {
     @Test
     void shouldRunTheReadmesWalkthroughTwiceInARow() throws Exception {
         assumeTrue(onPath("bash") && onPath("curl"), "the walkthrough needs bash and curl");
-        String walkthrough = walkthrough(HEADING) + walkthrough(WAITING_LIST) + walkthrough(DATES);
+        String walkthrough = walkthrough(HEADING) + walkthrough(WAITING_LIST) + walkthrough(DATES)
+                + walkthrough(CHANNELS);
         for (int run = 1; run <= 2; run++) {
             String output = runInBash(walkthrough);
             assertThat(output).as("run %d", run).contains("\"total\":\"187.00\"")
@@ -42,7 +44,9 @@ class ReadmeWalkthroughTest {
                     .contains("\"status\":\"pending\"").contains("\"status\":\"paid\"")
                     .contains("\"status\":\"canceled\"").contains("offered: WL-")
                     .contains("\"status\":\"redeemed\"").contains("\"total\":\"75.00\"")
-                    .contains("\"code\":\"date_required\"").contains("\"total\":\"37.00\"");
+                    .contains("\"code\":\"date_required\"").contains("\"total\":\"37.00\"")
+                    .contains("\"available_number\":6").contains("\"unused\":0")
+                    .contains("\"channel\":\"desk-");
         }
     }
 

@@ -66,6 +66,8 @@ public final class PathValues {
         valid.values.put("date", Long.toString(newDate(event, 4)));
         valid.values.put("organizer", "default");
         valid.values.put("channel", "web");
+        Api.channelToken("box-office");
+        valid.values.put("allotment", Long.toString(Api.newAllotment(event, quota, "box-office", 1)));
         valid.values.put("token", admin().body(Map.of("name", prefix, "scope", "storefront"))
                 .post("/api/v1/organizers/default/tokens").then().statusCode(201).extract().path("id").toString());
         String room = newEvent(prefix + "-room");
