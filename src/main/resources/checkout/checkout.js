@@ -26,6 +26,7 @@ const MESSAGES = {
   seat_unavailable: p => p.available_number > 0
     ? `Sorry, only ${p.available_number} ${p.available_number === 1 ? 'seat is' : 'seats are'} left.`
     : 'Sorry, these seats are sold out.',
+  item_unavailable: p => `Sorry, “${nameOf(p.item_id)}” is not sold here.`,
   hold_limit: 'We cannot hold your tickets any longer: please buy them now.',
   cart_empty: 'Your cart is empty: choose your tickets first.',
   too_many_positions: 'That is more tickets than one order can take.',

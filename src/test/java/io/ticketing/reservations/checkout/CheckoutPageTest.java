@@ -1,6 +1,10 @@
 package io.ticketing.reservations.checkout;
 
+import static io.ticketing.reservations.support.Api.addToCart;
 import static io.ticketing.reservations.support.Api.admin;
+import static io.ticketing.reservations.support.Api.channelToken;
+import static io.ticketing.reservations.support.Api.newAllotment;
+import static io.ticketing.reservations.support.Api.newCart;
 import static io.ticketing.reservations.support.Api.newEvent;
 import static io.ticketing.reservations.support.Api.newItem;
 import static io.ticketing.reservations.support.Api.newQuota;
@@ -267,6 +271,28 @@ class CheckoutPageTest {
                 "Live updates are unavailable: reload the page to see what is left."));
         assertThat(requests).extracting(Logged::line)
                 .anyMatch(line -> line.startsWith("GET /api/v1/events/" + event + "/availability/stream 401"));
+    }
+
+    /**
+     * A box office's page (contract section 12): opened with the box office's storefront token, it shows what is left
+     * for its channel, its allotment first, and follows the web shop's sales live on the stream.
+     */
+    @Test
+    void aBoxOfficesPageShowsWhatIsLeftForItsChannelLive() throws Exception {
+        String boxOffice = channelToken("box-office");
+        String event = newEvent("checkout-box-office");
+        long standing = newItem(event, "Standing", "49.00");
+        long quota = newQuota(event, 10, List.of(standing));
+        newAllotment(event, quota, "box-office", 4);
+        String origin = api.toString().replace("localhost", "127.0.0.1");
+        browser.get(origin + "checkout/?api=" + api + "api/v1&token=" + boxOffice + "&events=" + event);
+        new Select(browser.findElement(By.id("event"))).selectByValue(event);
+        browser.findElement(By.id("join")).click();
+        waiting.until(ExpectedConditions.textToBe(By.id("status"), "It is your turn: choose your tickets."));
+        waitForLeft(standing, "10");
+        addToCart(event, newCart(event), Map.of("item_id", standing, "quantity", 6)).then().statusCode(201);
+        waitForLeft(standing, "4");
+        screenshot("box-office-share");
     }
 
     /** The value of {@code header} in each request the browser sent with that method to that URL, in order. */
