@@ -39,8 +39,10 @@ class InventoryRows {
             + " AND (s.section = :section OR CAST(:section AS text) IS NULL) AND " + SeatHolds.FREE;
     private static final String EXISTING_GUIDS = "SELECT s.guid FROM seats s WHERE s.event_id = :event"
             + " AND s.guid = ANY(:guids) AND " + OF_DATE + " ORDER BY s.guid LIMIT 10";
-    private static final String SEAT_COLUMNS = "s.id, s.guid, s.name, s.item_id, s.blocked, s.version, NOT "
-            + SeatHolds.UNAVAILABLE + " AS available, s.section, s.seat_row, s.number, s.date_id, s.channels";
+    /** A seat's columns; {@code available}: {@code :channel} can take it now. */
+    private static final String SEAT_COLUMNS = "s.id, s.guid, s.name, s.item_id, s.blocked, s.version, "
+            + SeatHolds.SELLS_IN_CHANNEL + " AND NOT " + SeatHolds.UNAVAILABLE
+            + " AS available, s.section, s.seat_row, s.number, s.date_id, s.channels";
     /** Every seat, or those of one date ({@code :date}), when {@code :all_dates} is false. */
     private static final String OF_DATE_OR_ALL = "(:all_dates OR " + OF_DATE + ")";
     /** A page of seats after a cursor. The availability of each seat is worked out once, then filtered on. */
@@ -53,7 +55,7 @@ class InventoryRows {
     private static final String FREE_SEATS_BY_ITEM = "SELECT s.item_id, count(*) FROM seats s"
             + " WHERE s.event_id = :event AND (s.date_id IS NULL OR s.date_id = :date OR CAST(:date AS bigint) IS NULL)"
             + " AND " + SeatHolds.SELLS_IN_CHANNEL + " AND NOT " + SeatHolds.UNAVAILABLE + " GROUP BY s.item_id";
-    /** Seats kept for channels (contract section 12), each set of channels in one statement. */
+    /** New seats kept for channels (contract section 12), each set of channels in one statement. */
     private static final String KEEP_SEATS = "UPDATE seats s SET channels = :channels WHERE s.event_id = :event"
             + " AND s.guid = ANY(:guids) AND " + OF_DATE;
 
@@ -129,26 +131,22 @@ class InventoryRows {
         seats.stream().filter(seat -> seat.channels() != null).forEach(seat -> kept
                 .computeIfAbsent(List.copyOf(new TreeSet<>(seat.channels())), channels -> new ArrayList<>())
                 .add(seat.guid()));
-        kept.forEach((channels, guids) -> keepSeats(eventId, dateId, guids, channels));
-    }
-
-    /** Keeps the seats {@code guids} of {@code dateId} for {@code channels} (null: sold in every channel). */
-    void keepSeats(long eventId, Long dateId, List<String> guids, List<String> channels) {
-        jdbc.statement(KEEP_SEATS).set("event", eventId).set("date", dateId)
-                .set("guids", guids.toArray(String[]::new))
-                .set("channels", channels == null ? null : channels.toArray(String[]::new)).update();
+        kept.forEach((channels, guids) -> jdbc.statement(KEEP_SEATS).set("event", eventId).set("date", dateId)
+                .set("guids", guids.toArray(String[]::new)).set("channels", channels.toArray(String[]::new)).update());
     }
 
     /** A page of the seats of {@code dateId}, or of every date when {@code allDates}. */
     List<SeatRow> seatPage(long eventId, boolean allDates, Long dateId, long after, int limit,
-            boolean onlyAvailable) {
+            boolean onlyAvailable, String channel) {
         return anyone(jdbc.statement(SEAT_PAGE).set("event", eventId).set("after", after).set("limit", limit)
+                .set("channel", channel)
                 .set("only_available", onlyAvailable).set("all_dates", allDates).set("date", dateId))
                 .list(InventoryRows::seat);
     }
 
-    Optional<InventoryViews.SeatView> seat(long eventId, Long dateId, String guid) {
-        return anyone(jdbc.statement(SEAT).set("event", eventId).set("guid", guid).set("date", dateId))
+    Optional<InventoryViews.SeatView> seat(long eventId, Long dateId, String guid, String channel) {
+        return anyone(jdbc.statement(SEAT).set("event", eventId).set("guid", guid).set("date", dateId)
+                .set("channel", channel))
                 .list(InventoryRows::seat).stream().findFirst().map(SeatRow::view);
     }
 

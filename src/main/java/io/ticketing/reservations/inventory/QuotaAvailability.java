@@ -18,12 +18,14 @@ public record QuotaAvailability(boolean available, @Schema(nullable = true) Inte
 
     /**
      * An allotment in force as counted: {@code used} is what its channel's live holds and pending and paid positions
-     * use of the quota (those a blocking voucher covers are the voucher's), {@code unused} what it still keeps.
+     * use of it (those a blocking voucher covers are the voucher's), at most its size; {@code unused} what it still
+     * keeps.
      */
     public record AllotmentUse(long id, String channel, int size, long used, long unused) {
 
-        static AllotmentUse of(long id, String channel, int size, long used) {
-            return new AllotmentUse(id, channel, size, used, Math.max(size - used, 0));
+        static AllotmentUse of(long id, String channel, int size, long positions) {
+            long used = Math.min(positions, size);
+            return new AllotmentUse(id, channel, size, used, size - used);
         }
 
         AllotmentUse usingMore(long positions) {
@@ -57,14 +59,6 @@ public record QuotaAvailability(boolean available, @Schema(nullable = true) Inte
         long own = allotments.stream().filter(a -> a.channel().equals(channel)).mapToLong(AllotmentUse::unused).sum();
         long everyone = availableNumber - kept();
         return (int) Math.max(0, own + everyone - Math.min(waitingList, Math.max(everyone, 0)));
-    }
-
-    /**
-     * What a buyer whose channel keeps nothing here (the web shop's) can take, and what a waiting entry waits for
-     * when this is less than it wants: {@link #leftFor} such a channel.
-     */
-    public Integer leftForSale() {
-        return leftFor(null);
     }
 
     /** What a waiting-list offer can draw from: what no allotment keeps. Null when unlimited. */

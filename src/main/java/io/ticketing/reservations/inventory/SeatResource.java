@@ -26,6 +26,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import io.ticketing.reservations.auth.Access;
 import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.EventService;
@@ -44,8 +45,10 @@ public class SeatResource {
 
     private final EventService events;
     private final SeatService seats;
+    private final Access access;
 
-    SeatResource(EventService events, SeatService seats) {
+    SeatResource(EventService events, SeatService seats, Access access) {
+        this.access = access;
         this.events = events;
         this.seats = seats;
     }
@@ -61,7 +64,7 @@ public class SeatResource {
         return Response.created(URI.create("/api/v1/events/" + slug + "/seats")).entity(created).build();
     }
 
-    @Operation(operationId = "listSeats", summary = "List the seating plan (of one date, with date_id), or only the free seats")
+    @Operation(operationId = "listSeats", summary = "List the seating plan (of one date, with date_id), or only the free seats", description = "available: the caller's channel can take the seat now (a seat kept for other channels is not available to it).")
     @GET
     @RolesAllowed(Roles.STOREFRONT)
     @SecurityRequirement(name = Roles.STOREFRONT)
@@ -69,7 +72,7 @@ public class SeatResource {
             @QueryParam("available") String onlyAvailable, @QueryParam("date_id") String dateId,
             @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
         return seats.list(events.get(slug), QueryParams.id("date_id", dateId),
-                QueryParams.bool("available", onlyAvailable), PageRequest.of(limit, cursor));
+                QueryParams.bool("available", onlyAvailable), access.channel(), PageRequest.of(limit, cursor));
     }
 
     @Operation(operationId = "getSeat", summary = "Read a seat (of one date, with date_id)")
@@ -80,11 +83,11 @@ public class SeatResource {
     @SecurityRequirement(name = Roles.ADMIN)
     public Response get(@PathParam("event") String slug, @PathParam("guid") String guid,
             @QueryParam("date_id") String dateId) {
-        return view(seats.get(events.get(slug), QueryParams.id("date_id", dateId), guid));
+        return view(seats.get(events.get(slug), QueryParams.id("date_id", dateId), guid, access.channel()));
     }
 
     @TakesLocks
-    @Operation(operationId = "updateSeat", summary = "Rename, block or unblock a seat")
+    @Operation(operationId = "updateSeat", summary = "Rename, block or unblock a seat, or keep it for channels")
     @APIResponseSchema(value = InventoryViews.SeatView.class, responseCode = "200", responseDescription = "The seat as changed")
     @APIResponse(responseCode = "409", description = "The seat is held, sold or reserved by a voucher: it cannot be blocked now.", extensions = @Extension(name = ApiDocs.CODES, value = "seat_unavailable"))
     @PATCH
@@ -95,7 +98,7 @@ public class SeatResource {
             @QueryParam("date_id") String dateId, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch,
             @Context Request request, @Valid @NotNull InventoryRequests.SeatChanges changes) {
         return view(seats.update(events.get(slug), QueryParams.id("date_id", dateId), guid,
-                IfMatch.required(request, ifMatch), changes));
+                IfMatch.required(request, ifMatch), changes, access.channel()));
     }
 
     private static Response view(InventoryViews.SeatView seat) {

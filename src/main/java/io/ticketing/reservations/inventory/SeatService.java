@@ -96,18 +96,20 @@ public class SeatService {
 
     /**
      * Reads never lock: a seat shown free may be taken a moment later, and adding it then says so. With
-     * {@code dateId}, the seats of that date; without, every seat of the event.
+     * {@code dateId}, the seats of that date; without, every seat of the event. A seat is available to
+     * {@code channel}: one kept for other channels is not.
      */
     @Transactional(Transactional.TxType.SUPPORTS)
-    public Page<InventoryViews.SeatView> list(Event event, Long dateId, boolean onlyAvailable, PageRequest page) {
+    public Page<InventoryViews.SeatView> list(Event event, Long dateId, boolean onlyAvailable, String channel,
+            PageRequest page) {
         return Page.of(rows.seatPage(event.id, dateId == null, dateId, page.afterAscending(), page.fetchSize(),
-                onlyAvailable), page, InventoryRows.SeatRow::id).map(InventoryRows.SeatRow::view);
+                onlyAvailable, channel), page, InventoryRows.SeatRow::id).map(InventoryRows.SeatRow::view);
     }
 
     /** The seat {@code guid} of {@code dateId} (of no date when null). */
     @Transactional(Transactional.TxType.SUPPORTS)
-    public InventoryViews.SeatView get(Event event, Long dateId, String guid) {
-        return rows.seat(event.id, dateId, guid).orElseThrow(() -> new NotFoundException("seat", guid));
+    public InventoryViews.SeatView get(Event event, Long dateId, String guid, String channel) {
+        return rows.seat(event.id, dateId, guid, channel).orElseThrow(() -> new NotFoundException("seat", guid));
     }
 
     /**
@@ -116,7 +118,7 @@ public class SeatService {
      */
     @DurableTransaction
     public InventoryViews.SeatView update(Event event, Long dateId, String guid, IfMatch ifMatch,
-            InventoryRequests.SeatChanges changes) {
+            InventoryRequests.SeatChanges changes, String channel) {
         Seat seat = Seat.findByGuid(event.id, dateId, guid).orElseThrow(() -> new NotFoundException("seat", guid));
         ifMatch.check(seat.version);
         if (Boolean.TRUE.equals(changes.blocked()) && !seat.blocked) {
@@ -128,16 +130,16 @@ public class SeatService {
         if (changes.blocked() != null) {
             seat.blocked = changes.blocked();
         }
-        seat.flush();
         if (changes.channels() != null) {
             // Keeping a seat for channels takes nothing of a quota: holds and sales elsewhere stay, as an item's do.
             List<String> keptFor = keptFor(changes.channels().orElse(null));
             if (keptFor != null) {
                 channels.require(event.organizerId, keptFor);
             }
-            rows.keepSeats(event.id, dateId, List.of(guid), keptFor);
+            seat.channels = keptFor;
         }
-        return get(event, dateId, guid);
+        seat.flush();
+        return get(event, dateId, guid, channel);
     }
 
     private static void requireSeatedItems(Event event, List<InventoryRequests.NewSeat> seats) {

@@ -27,6 +27,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import io.ticketing.reservations.auth.Access;
 import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.EventService;
@@ -52,8 +53,10 @@ public class WaitingListResource {
     private final EventService events;
     private final WaitingListService list;
     private final ClientAddress client;
+    private final Access access;
 
-    WaitingListResource(EventService events, WaitingListService list, ClientAddress client) {
+    WaitingListResource(EventService events, WaitingListService list, ClientAddress client, Access access) {
+        this.access = access;
         this.events = events;
         this.list = list;
         this.client = client;
@@ -69,7 +72,7 @@ public class WaitingListResource {
     @RolesAllowed(Roles.STOREFRONT)
     @SecurityRequirement(name = Roles.STOREFRONT)
     public Response join(@PathParam("event") String slug, @Valid @NotNull WaitingListRequests.Join request) {
-        WaitingListView entry = list.join(events.get(slug), client.current(), request);
+        WaitingListView entry = list.join(events.get(slug), client.current(), access.channel(), request);
         return Response.created(URI.create("/api/v1/events/" + slug + "/waiting_list/" + entry.id()))
                 .header(HttpHeaders.ETAG, IfMatch.etag(entry.version())).entity(entry).build();
     }

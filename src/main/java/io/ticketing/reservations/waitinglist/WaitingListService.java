@@ -58,13 +58,13 @@ public class WaitingListService {
     /**
      * A new waiting entry, if the list is on (else 409 {@code waiting_list_off}), the item is on sale but for
      * capacity (else 409 {@code item_unavailable}: an entry of an item off sale is never offered, and would keep
-     * from the items beside it what it waits for), it cannot sell the quantity now to anyone it is not offered to
+     * from the items beside it what it waits for), it cannot sell the quantity now to a buyer of the caller's channel it is not offered to
      * (else 409 {@code item_available}), {@code client} and the buyer hold fewer open entries of the event than
      * they may (else 429 {@code too_many_entries}), and no entry of this email waits for the item or holds its offer
      * (else 409 {@code already_waiting}, also from the unique index when two race).
      */
     @DurableTransaction
-    public WaitingListView join(Event event, String client, WaitingListRequests.Join request) {
+    public WaitingListView join(Event event, String client, String channel, WaitingListRequests.Join request) {
         if (!event.waitingListEnabled) {
             throw WaitingListConflict.off(event);
         }
@@ -79,7 +79,7 @@ public class WaitingListService {
             throw WaitingListConflict.itemUnavailable(item);
         }
         int wanted = request.places();
-        Integer left = leftForSale(quotas);
+        Integer left = leftFor(quotas, channel);
         if (left == null || left >= wanted) {
             throw WaitingListConflict.itemAvailable(item, left);
         }
@@ -140,11 +140,11 @@ public class WaitingListService {
     }
 
     /**
-     * What an item on sale in {@code quotas} can sell now to buyers the list offers nothing: the least its finite
-     * quotas have left for sale; null when nothing limits it.
+     * What an item on sale in {@code quotas} can sell now to a buyer of {@code channel} the list offers nothing: the
+     * least its finite quotas have left for that channel (its allotments first); null when nothing limits it.
      */
-    private static Integer leftForSale(List<CountedQuota> quotas) {
-        return quotas.stream().filter(CountedQuota::isFinite).map(quota -> quota.availability().leftForSale())
+    private static Integer leftFor(List<CountedQuota> quotas, String channel) {
+        return quotas.stream().filter(CountedQuota::isFinite).map(quota -> quota.availability().leftFor(channel))
                 .min(Integer::compare).orElse(null);
     }
 }

@@ -97,6 +97,22 @@ class AllotmentsTest {
     }
 
     @Test
+    void theWaitingListTakesThoseWhoseChannelHasNothingLeftNotABoxOfficeWithItsShare() {
+        String boxOffice = channelToken("box-office");
+        String event = newEvent("allotment-waiting");
+        admin().header("If-Match", "\"0\"").body(Map.of("waiting_list", Map.of("enabled", true)))
+                .patch(EVENT, event).then().statusCode(200);
+        long ticket = newItem(event, "Ticket", "10");
+        long quota = newQuota(event, 4, List.of(ticket));
+        newAllotment(event, quota, "box-office", 2);
+        addToCart(event, newCart(event), Map.of("item_id", ticket, "quantity", 2)).then().statusCode(201);
+        Map<String, Object> join = Map.of("item_id", ticket, "email", "fan@example.com");
+        storefrontOf(boxOffice).body(join).post(EVENT + "/waiting_list", event).then().statusCode(409)
+                .body("code", equalTo("item_available"));
+        storefront().body(join).post(EVENT + "/waiting_list", event).then().statusCode(201);
+    }
+
+    @Test
     void anAllotmentThatWhatIsLeftForEveryoneCannotCoverIsRefusedAndNothingIsWritten() {
         channelToken("box-office");
         String event = newEvent("allotment-refused");

@@ -134,6 +134,11 @@ class ChannelsTest {
         assertThat(catalogLeft(given().header("Authorization", "Bearer test-storefront-token"), event, seat))
                 .as("web sees the seats it sells").isEqualTo(2);
         assertThat(catalogLeft(as(boxOffice), event, seat)).isEqualTo(4);
+        assertThat(given().header("Authorization", "Bearer test-storefront-token").get(EVENT + "/seats?available=true",
+                event).then().statusCode(200).extract().jsonPath().getList("data.guid", String.class))
+                .containsExactly("A-2", "A-4");
+        assertThat(as(boxOffice).get(EVENT + "/seats?available=true", event).then().statusCode(200).extract()
+                .jsonPath().getList("data.guid", String.class)).containsExactly("A-1", "A-2", "A-3", "A-4");
         String web = newCart(event);
         addToCart(event, web, Map.of("item_id", seat, "seat_guid", "A-1")).then().statusCode(409)
                 .body("code", equalTo("seat_unavailable")).body("channel", equalTo("web"));
@@ -146,8 +151,11 @@ class ChannelsTest {
         String etag = admin().get(EVENT + "/seats/A-1", event).then().statusCode(200).extract().header("ETag");
         Map<String, Object> everywhere = new HashMap<>();
         everywhere.put("channels", null);
-        admin().header("If-Match", etag).body(everywhere).patch(EVENT + "/seats/A-1", event).then().statusCode(200)
-                .body("channels", equalTo(null));
+        String changed = admin().header("If-Match", etag).body(everywhere).patch(EVENT + "/seats/A-1", event).then()
+                .statusCode(200).body("channels", equalTo(null)).extract().header("ETag");
+        assertThat(changed).as("a new version: another admin's PATCH on the old one is refused").isNotEqualTo(etag);
+        admin().header("If-Match", etag).body(Map.of("channels", List.of("box-office")))
+                .patch(EVENT + "/seats/A-1", event).then().statusCode(412);
     }
 
     private static Integer catalogLeft(RequestSpecification shop, String event, long item) {
