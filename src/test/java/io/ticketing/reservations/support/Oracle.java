@@ -30,7 +30,8 @@ public final class Oracle {
      * checked there too. Section 9: {@code waiting}, the quantities of the waiting entries of its items, but those of
      * an item taken off sale, which hold nothing back while it is off. Section 12: {@code kept}, what the allotments in
      * force keep, each its size less its channel's positions in the quota (live holds, pending and paid; those a
-     * blocking voucher covers are the voucher's), never below 0.
+     * blocking voucher covers are the voucher's), never below 0; {@code allotments}, each one's id and what its
+     * channel used of it, at most its size.
      */
     private static final String QUOTAS = """
             WITH quota AS (SELECT q.id, q.size, q.date_id FROM quotas q JOIN events e ON e.id = q.event_id
@@ -47,7 +48,7 @@ public final class Oracle {
                 AND (v.quota_id = quota.id
                      OR v.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id))),
             allotted AS (
-              SELECT quota.id AS quota_id, a.size,
+              SELECT quota.id AS quota_id, a.id, a.size,
                 (SELECT count(*) FROM cart_positions c JOIN carts k ON k.id = c.cart_id
                   WHERE k.channel = a.channel AND c.expires >= now()
                     AND c.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id)
@@ -75,7 +76,9 @@ public final class Oracle {
               (SELECT coalesce(sum(w.quantity), 0) FROM waiting_list_entries w JOIN items i ON i.id = w.item_id
                 WHERE w.status = 'waiting' AND i.active
                   AND w.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id)),
-              (SELECT coalesce(sum(greatest(a.size - a.used, 0)), 0) FROM allotted a WHERE a.quota_id = quota.id)
+              (SELECT coalesce(sum(greatest(a.size - a.used, 0)), 0) FROM allotted a WHERE a.quota_id = quota.id),
+              (SELECT coalesce(string_agg(a.id || ':' || least(a.used, a.size), ',' ORDER BY a.id), '')
+                 FROM allotted a WHERE a.quota_id = quota.id)
             FROM quota ORDER BY quota.id""";
 
     /**
@@ -161,7 +164,7 @@ public final class Oracle {
      * What a quota holds by section 1, and what waits for it by section 9; {@code size} is null when unlimited.
      */
     public record QuotaUsage(long id, Integer size, long paid, long pending, long carts, long blockingVouchers,
-            long waiting, long kept) {
+            long waiting, long kept, String allotments) {
 
         public long used() {
             return paid + pending + carts + blockingVouchers;
@@ -194,7 +197,8 @@ public final class Oracle {
             Object[] columns = (Object[]) row;
             QuotaUsage usage = new QuotaUsage(number(columns[0]),
                     columns[1] == null ? null : (int) number(columns[1]), number(columns[2]), number(columns[3]),
-                    number(columns[4]), number(columns[5]), number(columns[6]), number(columns[7]));
+                    number(columns[4]), number(columns[5]), number(columns[6]), number(columns[7]),
+                    (String) columns[8]);
             quotas.put(usage.id(), usage);
         }
         return quotas;
@@ -259,11 +263,13 @@ public final class Oracle {
             Map<String, Object> counted = admin().get("/api/v1/events/{event}/quotas/{quota}/availability", event,
                     quota).then().statusCode(200).extract().as(new TypeRef<>() {
                     });
+            List<Map<String, Object>> allotments = (List<Map<String, Object>>) counted.get("allotments");
             QuotaUsage usage = new QuotaUsage(quota, (Integer) counted.get("size"), number(counted.get("paid_orders")),
                     number(counted.get("pending_orders")), number(counted.get("cart_positions")),
                     number(counted.get("blocking_vouchers")), number(counted.get("waiting_list")),
-                    ((List<Map<String, Object>>) counted.get("allotments")).stream()
-                            .mapToLong(allotment -> number(allotment.get("unused"))).sum());
+                    allotments.stream().mapToLong(allotment -> number(allotment.get("unused"))).sum(),
+                    String.join(",", allotments.stream()
+                            .map(allotment -> allotment.get("id") + ":" + allotment.get("used")).toList()));
             assertThat(counted.get("available_number")).as("available_number of quota %d", quota)
                     .isEqualTo(usage.availableNumber());
             served.put(quota, usage);
