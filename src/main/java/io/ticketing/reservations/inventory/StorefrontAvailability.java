@@ -21,16 +21,16 @@ import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.problem.NotFoundException;
 
 /**
- * What a storefront may offer: per active item, the least that is left among its quotas for anyone the waiting list
- * does not offer it to (and its free seats, for seated items; and what its bundle brings, contract section 10). It
- * takes no lock, so it may be a moment stale; adding to a cart is the real check.
+ * What a storefront may offer: per active item sold in the caller's channel, the least that is left among its quotas
+ * for a buyer of that channel the waiting list does not offer it to (its allotments first, contract section 12; and
+ * the free seats the channel sells, for seated items; and what its bundle brings, section 10). It takes no lock, so it may be a moment stale; adding to a cart is the real check.
  *
  * <p>In an event with dates, {@code date_id} names the date: an item counts its quotas of that date and of no date.
  * Without one, an item counts on the date where it has the most left (what one buyer could still get on some date);
  * a pass counts on every active date, with or without one.
  *
  * <p>Storefronts read this on every page view, in a rush by the thousand a second: a reading is kept for
- * {@code availability.cache-ttl} per event and date, unless a request changed the event on this replica meanwhile
+ * {@code availability.cache-ttl} per event, date and channel, unless a request changed the event on this replica meanwhile
  * (so a buyer sees their own hold at once); what other replicas sold shows within that time. The availability
  * stream reads afresh.
  */
