@@ -23,3 +23,19 @@ CREATE INDEX orders_event_channel ON orders (event_id, channel) WHERE channel <>
 -- It replaces the index by event alone, which it serves too, so an order costs no more index entries than before.
 DROP INDEX orders_event;
 CREATE INDEX orders_event_created ON orders (event_id, created_at);
+
+-- How many allotments a quota has, kept by the rows themselves: the count reads a quota's allotments only when it has
+-- some, so a sale on a quota without one costs what it did. An increment, not a recount, so that two transactions
+-- that add and delete allotments of one quota at once both land (a recount would read its own snapshot).
+ALTER TABLE quotas ADD COLUMN allotments integer NOT NULL DEFAULT 0;
+CREATE FUNCTION count_allotments() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        UPDATE quotas SET allotments = allotments + 1 WHERE id = NEW.quota_id;
+    ELSE
+        UPDATE quotas SET allotments = allotments - 1 WHERE id = OLD.quota_id;
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER allotments_counted AFTER INSERT OR DELETE ON allotments
+    FOR EACH ROW EXECUTE FUNCTION count_allotments();

@@ -41,7 +41,8 @@ public class QuotaCounter {
     /**
      * One row per quota selected by the {@code quota} CTE that precedes it: its size, member items, the four
      * numbers, the vouchers that block in it now, what its items' waiting lists wait for (V18's counter) and its
-     * allotments in force ({@link AllotmentCount}), all from one snapshot. The entries of an item off sale hold nothing back while it is off (contract section 9); its
+     * allotments in force ({@link AllotmentCount}; read only for a quota that has some, V24's counter), all from one
+     * snapshot. The entries of an item off sale hold nothing back while it is off (contract section 9); its
      * {@code active} is read only where something waits, so a quota with no list costs what it did. Holds: see V5
      * for why the two bucket ranges count exactly the live ones. The counters count every live hold (V16) per item
      * and date (V19): a quota of one date counts its date's and those of no date
@@ -108,14 +109,14 @@ public class QuotaCounter {
               (SELECT coalesce(sum(b.uses_left), 0) FROM blocking b WHERE b.quota_id = q.id),
               (SELECT array_agg(b.voucher_id) FROM blocking b WHERE b.quota_id = q.id),
               coalesce(sum(u.waiting), 0), q.date_id,
-              %s
+              CASE WHEN q.allotments > 0 THEN %s END
             FROM quota q LEFT JOIN usage u ON u.quota_id = q.id
-            GROUP BY q.id, q.name, q.size, q.date_id, q.event_id ORDER BY q.id"""
+            GROUP BY q.id, q.name, q.size, q.date_id, q.event_id, q.allotments ORDER BY q.id"""
             .formatted(VOUCHER_USES_IN_QUOTA, AllotmentCount.IN_FORCE, AllotmentCount.COLUMN);
 
     /** A selected quota's columns: with {@code dated}, whether its event has dates at all. */
     private static final String QUOTA_COLUMNS = """
-            q.id, q.name, q.size, q.date_id, q.event_id,
+            q.id, q.name, q.size, q.date_id, q.event_id, q.allotments,
               EXISTS (SELECT 1 FROM event_dates d WHERE d.event_id = q.event_id) AS dated""";
 
     /**
