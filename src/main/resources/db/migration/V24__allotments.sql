@@ -39,3 +39,27 @@ BEGIN
 END $$;
 CREATE TRIGGER allotments_counted AFTER INSERT OR DELETE ON allotments
     FOR EACH ROW EXECUTE FUNCTION count_allotments();
+
+-- What the allotments in force of quota q_id use, as QuotaCounter reads it (inventory/AllotmentCount says how and
+-- why): "id:size:used:channel", comma separated; null when none is in force. A function, called only for a quota
+-- that has allotments, so that the counting statement's plan does not carry (and start, on every sale) the part
+-- that counts them. STABLE: it reads the calling statement's snapshot. q_items: the quota's items; q_blocking: the
+-- vouchers that block in it now; q_excluded: the cart positions being checked again.
+CREATE FUNCTION allotment_use(q_id bigint, q_event bigint, q_date bigint, q_items bigint[], q_blocking bigint[],
+                              q_excluded bigint[]) RETURNS text LANGUAGE plpgsql STABLE AS $$
+BEGIN
+    RETURN (SELECT string_agg(a.id || ':' || a.size || ':' || least(a.size,
+              (SELECT count(*) FROM (SELECT FROM carts k JOIN cart_positions c ON c.cart_id = k.id
+                 WHERE k.event_id = q_event AND k.channel = a.channel AND k.channel <> 'web'
+                   AND hold_bucket(c.expires, 1) >= now() AND c.id <> ALL(q_excluded) AND c.item_id = ANY(q_items)
+                   AND (q_date IS NULL OR c.date_id IS NULL OR c.date_id = q_date)
+                   AND (c.voucher_id IS NULL OR c.voucher_id <> ALL(q_blocking))
+                 LIMIT a.size) held)
+              + (SELECT count(*) FROM (SELECT FROM orders o JOIN order_positions p ON p.order_id = o.id
+                 WHERE o.event_id = q_event AND o.channel = a.channel AND o.channel <> 'web'
+                   AND o.status IN ('pending', 'paid') AND p.item_id = ANY(q_items)
+                   AND (q_date IS NULL OR p.date_id IS NULL OR p.date_id = q_date)
+                   AND (p.voucher_id IS NULL OR p.voucher_id <> ALL(q_blocking))
+                 LIMIT a.size) sold)) || ':' || a.channel, ',' ORDER BY a.id)
+            FROM allotments a WHERE a.quota_id = q_id AND (a.release_at IS NULL OR a.release_at > now()));
+END $$;

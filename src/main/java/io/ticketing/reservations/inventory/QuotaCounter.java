@@ -61,7 +61,6 @@ public class QuotaCounter {
               FROM quota q JOIN vouchers v ON v.block_quota AND (v.valid_until IS NULL OR v.valid_until >= now())
                 AND (v.date_id IS NULL OR q.date_id IS NULL OR v.date_id = q.date_id)
                 AND (v.quota_id = q.id OR v.item_id IN (SELECT item_id FROM member WHERE quota_id = q.id))),
-            %s,
             usage AS (
               SELECT m.quota_id, m.item_id,
                 (SELECT coalesce(sum(positions), 0) FROM item_sales
@@ -109,10 +108,10 @@ public class QuotaCounter {
               (SELECT coalesce(sum(b.uses_left), 0) FROM blocking b WHERE b.quota_id = q.id),
               (SELECT array_agg(b.voucher_id) FROM blocking b WHERE b.quota_id = q.id),
               coalesce(sum(u.waiting), 0), q.date_id,
-              CASE WHEN q.allotments > 0 THEN %s END
+              %s
             FROM quota q LEFT JOIN usage u ON u.quota_id = q.id
             GROUP BY q.id, q.name, q.size, q.date_id, q.event_id, q.allotments ORDER BY q.id"""
-            .formatted(VOUCHER_USES_IN_QUOTA, AllotmentCount.IN_FORCE, AllotmentCount.COLUMN);
+            .formatted(VOUCHER_USES_IN_QUOTA, AllotmentCount.COLUMN);
 
     /** A selected quota's columns: with {@code dated}, whether its event has dates at all. */
     private static final String QUOTA_COLUMNS = """
