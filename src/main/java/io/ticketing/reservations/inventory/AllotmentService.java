@@ -1,5 +1,6 @@
 package io.ticketing.reservations.inventory;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 
@@ -30,8 +31,11 @@ public class AllotmentService {
     private final KnownChannels channels;
     private final CapacityGuard guard;
     private final FreedCapacity freed;
+    private final Clock clock;
 
-    AllotmentService(QuotaService quotas, KnownChannels channels, CapacityGuard guard, FreedCapacity freed) {
+    AllotmentService(QuotaService quotas, KnownChannels channels, CapacityGuard guard, FreedCapacity freed,
+            Clock clock) {
+        this.clock = clock;
         this.quotas = quotas;
         this.channels = channels;
         this.guard = guard;
@@ -83,7 +87,7 @@ public class AllotmentService {
         ifMatch.check(allotment.version);
         int size = changes.size() == null ? allotment.size : changes.size();
         Instant releaseAt = changes.releaseAt() == null ? allotment.releaseAt : changes.releaseAt().orElse(null);
-        Instant now = Instant.now();
+        Instant now = clock.instant();
         boolean keptBefore = Allotment.keepsAt(allotment.releaseAt, now);
         boolean keptAfter = Allotment.keepsAt(releaseAt, now);
         boolean keepsMore = keptAfter && (!keptBefore || size > allotment.size);
