@@ -8,11 +8,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeSet;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.jdbc.Jdbc;
+import io.ticketing.reservations.organizer.KnownChannels;
 
 /**
  * The inventory's statements beyond the admin entities' own (which Panache writes, with their versions): the
@@ -129,7 +129,7 @@ class InventoryRows {
                 .update();
         Map<List<String>, List<String>> kept = new HashMap<>();
         seats.stream().filter(seat -> seat.channels() != null).forEach(seat -> kept
-                .computeIfAbsent(List.copyOf(new TreeSet<>(seat.channels())), channels -> new ArrayList<>())
+                .computeIfAbsent(KnownChannels.eachOnce(seat.channels()), channels -> new ArrayList<>())
                 .add(seat.guid()));
         kept.forEach((channels, guids) -> jdbc.statement(KEEP_SEATS).set("event", eventId).set("date", dateId)
                 .set("guids", guids.toArray(String[]::new)).set("channels", channels.toArray(String[]::new)).update());

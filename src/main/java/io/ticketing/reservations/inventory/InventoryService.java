@@ -50,7 +50,7 @@ public class InventoryService {
         item.active = !Boolean.FALSE.equals(request.active());
         item.maxPerBuyer = request.maxPerBuyer();
         item.everyDate = Boolean.TRUE.equals(request.everyDate());
-        item.channels = channelsOf(event, request.channels());
+        item.channels = channels.sellingIn(event.organizerId, request.channels());
         item.persistAndFlush();
         if (request.bundle() != null) {
             changeBundle(event, item, request.bundle());
@@ -141,7 +141,7 @@ public class InventoryService {
         }
         if (changes.channels() != null) {
             // Limiting or widening where it sells makes no quota scarcer: it takes no lock.
-            item.channels = channelsOf(event, changes.channels().orElse(null));
+            item.channels = channels.sellingIn(event.organizerId, changes.channels().orElse(null));
         }
         if (changes.prices() != null && !changes.prices().isEmpty()) {
             // Its prices are part of it: a price change is an edit of the item, with a new version.
@@ -183,12 +183,4 @@ public class InventoryService {
         return items;
     }
 
-    /** The channels an item sells in: the organizer's (else 404), each once, or null for every one. */
-    private List<String> channelsOf(Event event, List<String> slugs) {
-        if (slugs == null) {
-            return null;
-        }
-        channels.require(event.organizerId, slugs);
-        return slugs.stream().distinct().toList();
-    }
 }

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -70,13 +69,9 @@ public class SeatService {
         byDate.forEach((date, ofDate) -> rows.insertSeats(event.id, date, ofDate));
         return seats.stream().map(seat -> new InventoryViews.SeatView(seat.guid(), seat.name().strip(), seat.itemId(),
                 seat.section(), seat.row(), seat.number(), Boolean.TRUE.equals(seat.blocked()),
-                !Boolean.TRUE.equals(seat.blocked()), 0, dateOf(seat, request), keptFor(seat.channels())))
+                !Boolean.TRUE.equals(seat.blocked()), 0, dateOf(seat, request),
+                KnownChannels.eachOnce(seat.channels())))
                 .toList();
-    }
-
-    /** The channels a seat is kept for, each once, in order; null for every one. */
-    private static List<String> keptFor(List<String> slugs) {
-        return slugs == null ? null : List.copyOf(new TreeSet<>(slugs));
     }
 
     /** The date a new seat belongs to: its own {@code date_id}, else the request's, else none. */
@@ -132,11 +127,7 @@ public class SeatService {
         }
         if (changes.channels() != null) {
             // Keeping a seat for channels takes nothing of a quota: holds and sales elsewhere stay, as an item's do.
-            List<String> keptFor = keptFor(changes.channels().orElse(null));
-            if (keptFor != null) {
-                channels.require(event.organizerId, keptFor);
-            }
-            seat.channels = keptFor;
+            seat.channels = channels.sellingIn(event.organizerId, changes.channels().orElse(null));
         }
         seat.flush();
         return get(event, dateId, guid, channel);

@@ -1,6 +1,7 @@
 package io.ticketing.reservations.organizer;
 
 import java.util.Collection;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -20,6 +21,23 @@ public class KnownChannels {
 
     KnownChannels(Jdbc jdbc) {
         this.jdbc = jdbc;
+    }
+
+    /**
+     * What an item or a seat sells in: {@code slugs} each once, in the order given, once they are all the
+     * organizer's (else 404); null, for every channel, when null.
+     */
+    public List<String> sellingIn(long organizerId, List<String> slugs) {
+        if (slugs == null) {
+            return null;
+        }
+        require(organizerId, slugs);
+        return eachOnce(slugs);
+    }
+
+    /** {@code slugs} each once, in the order given; null stays null (every channel). */
+    public static List<String> eachOnce(List<String> slugs) {
+        return slugs == null ? null : slugs.stream().distinct().toList();
     }
 
     /** {@code slugs} must all be channels of the organizer, or 404 naming those that are not. */
