@@ -28,9 +28,14 @@ public final class IfMatch {
         return new IfMatch(request);
     }
 
+    /** A PUT's precondition if it sends one: a PUT replaces the whole, so it may go without. */
+    public static IfMatch optional(Request request, String ifMatch) {
+        return new IfMatch(ifMatch == null || ifMatch.isBlank() ? null : request);
+    }
+
     /** Fails unless the stored version is the one the client saw. */
     public void check(long currentVersion) {
-        if (request.evaluatePreconditions(new EntityTag(Long.toString(currentVersion))) != null) {
+        if (request != null && request.evaluatePreconditions(new EntityTag(Long.toString(currentVersion))) != null) {
             throw new ApiException(412, "version_conflict", "Precondition Failed",
                     "The resource changed since you read it; GET it again and retry with the new ETag.");
         }

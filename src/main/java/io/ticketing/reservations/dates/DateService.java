@@ -18,6 +18,7 @@ import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.problem.InUseException;
 import io.ticketing.reservations.problem.NotFoundException;
 import io.ticketing.reservations.problem.ValidationException;
+import io.ticketing.reservations.seating.SeatingPlanService;
 
 /**
  * The dates of an event series (contract section 10). A date's edits take no inventory lock: a new date has no quota
@@ -27,10 +28,14 @@ import io.ticketing.reservations.problem.ValidationException;
 @ApplicationScoped
 public class DateService {
 
-    /** A date is in use while a quota, seat or voucher belongs to it, or a live hold or any order position names it. */
+    /**
+     * A date is in use while a quota, seat or voucher belongs to it, or a live hold or any order position names it.
+     * The seating plan's seats on it (contract section 13) go with it, unless a voucher is bound to one.
+     */
     private static final String IN_USE = """
             SELECT EXISTS (SELECT 1 FROM quotas WHERE date_id = :id)
-                OR EXISTS (SELECT 1 FROM seats WHERE date_id = :id)
+                OR EXISTS (SELECT 1 FROM seats WHERE date_id = :id AND category IS NULL)
+                OR EXISTS (SELECT 1 FROM vouchers v JOIN seats s ON s.id = v.seat_id WHERE s.date_id = :id)
                 OR EXISTS (SELECT 1 FROM vouchers WHERE date_id = :id)
                 OR EXISTS (SELECT 1 FROM cart_positions WHERE date_id = :id AND expires >= now())
                 OR EXISTS (SELECT 1 FROM order_positions WHERE date_id = :id)""";
@@ -38,8 +43,10 @@ public class DateService {
     private final DatePrices prices;
     private final Jdbc jdbc;
     private final ExpiredHolds expiredHolds;
+    private final SeatingPlanService seating;
 
-    DateService(DatePrices prices, Jdbc jdbc, ExpiredHolds expiredHolds) {
+    DateService(DatePrices prices, Jdbc jdbc, ExpiredHolds expiredHolds, SeatingPlanService seating) {
+        this.seating = seating;
         this.prices = prices;
         this.jdbc = jdbc;
         this.expiredHolds = expiredHolds;
@@ -56,6 +63,7 @@ public class DateService {
         date.active = !Boolean.FALSE.equals(request.active());
         date.persistAndFlush();
         changePrices(event, date, request.prices());
+        seating.seatNewDate(event, date.id);
         return view(date);
     }
 
@@ -106,6 +114,7 @@ public class DateService {
                     + " sold; deactivate it instead (PATCH with \"active\": false).");
         }
         expiredHolds.deleteOf(ExpiredHolds.Of.DATE, date.id);
+        seating.unseatDate(date.id);
         date.delete();
         date.flush();
     }

@@ -39,4 +39,10 @@ public interface CapacityGuard {
      * room for what it then keeps beside what it holds, sells and blocks.
      */
     void reserveForAllotment(Quota quota, Runnable write);
+
+    /**
+     * A seating plan imported, replaced or deleted (contract section 13), written by {@code write}: it cannot tell
+     * beforehand which seats it takes away, so it holds the whole event while it checks that none in use leaves.
+     */
+    void reserveForSeating(long eventId, Runnable write);
 }

@@ -31,7 +31,7 @@ import io.ticketing.reservations.http.PageRequest;
  * {@code @RolesAllowed}), with 401 and 403;</li>
  * <li>the HTTP layer's refusals (400, 404, 406, 413, 414, 415, 431) and 503 when too busy;</li>
  * <li>{@code Idempotency-Key} on every POST with its 409 and 422, {@code If-Match} on every PATCH (and every
- * operation that reads it) with 412 and 428;</li>
+ * operation that reads it) with 412 and 428; optional on a PUT, which replaces the whole, with 412;</li>
  * <li>every refusal as {@code application/problem+json} whose {@code code} lists the values it can carry, with an
  * example; {@code Retry-After} and {@code WWW-Authenticate} where they are sent; {@code ETag} on versioned
  * resources.</li>
@@ -66,7 +66,7 @@ public class ApiDocument implements OASFilter {
     private static final String INSTANT_REF = "#/components/schemas/Instant";
     /** Representations whose version is their ETag (optimistic concurrency). */
     private static final Set<String> VERSIONED = Set.of("EventView", "ItemView", "QuotaView", "VoucherView",
-            "SeatView");
+            "SeatView", "SeatingPlanView");
 
     @Override
     public void filterOpenAPI(OpenAPI api) {
@@ -159,9 +159,12 @@ public class ApiDocument implements OASFilter {
             add(codes, "422", "idempotency_key_reused");
         }
         if (method == PathItem.HttpMethod.PATCH || declares(operation, "If-Match")) {
-            requireIfMatch(operation);
+            boolean required = method != PathItem.HttpMethod.PUT;
+            describeIfMatch(operation, required);
             add(codes, "412", "version_conflict");
-            add(codes, "428", "precondition_required");
+            if (required) {
+                add(codes, "428", "precondition_required");
+            }
         }
         if (method != PathItem.HttpMethod.GET) {
             add(codes, "503", "lock_timeout");
@@ -232,16 +235,18 @@ public class ApiDocument implements OASFilter {
                 && operation.getParameters().stream().anyMatch(p -> p.getName().equalsIgnoreCase(header));
     }
 
-    private static void requireIfMatch(Operation operation) {
+    private static void describeIfMatch(Operation operation, boolean required) {
         Parameter ifMatch = operation.getParameters() == null
                 ? null
                 : operation.getParameters().stream().filter(p -> p.getName().equalsIgnoreCase("If-Match"))
                         .findFirst().orElse(null);
         if (ifMatch == null) {
-            ifMatch = header("If-Match", true, null).schema(string(null));
+            ifMatch = header("If-Match", required, null).schema(string(null));
             operation.addParameter(ifMatch);
         }
-        ifMatch.required(true).description("The ETag of the resource as last read; a stale one is 412, none 428.");
+        ifMatch.required(required).description(required
+                ? "The ETag of the resource as last read; a stale one is 412, none 428."
+                : "Optional: the ETag of the resource as last read, to replace only that version; a stale one is 412.");
     }
 
     private static Parameter header(String name, boolean required, String description) {

@@ -29,6 +29,7 @@ import io.ticketing.reservations.problem.InUseException;
  * <li>a seat-bound voucher that starts to hold its seat, and blocking a seat: the seat;</li>
  * <li>lowering a voucher's {@code max_usages}: the voucher;</li>
  * <li>an allotment made or made to keep more: its quota, and the event shared;</li>
+ * <li>a seating plan imported, replaced or deleted: the event exclusively;</li>
  * <li>a finite quota created over items, joined by items or made finite: its date exclusively, or the event for a
  * quota of no date or of a pass's items (holds of its items that it did not count locked nothing it could wait
  * for).</li>
@@ -123,6 +124,13 @@ public class AdminReservations implements CapacityGuard {
             write.run();
             return null;
         });
+    }
+
+    @Override
+    public void reserveForSeating(long eventId, Runnable write) {
+        locks.lockEvent(eventId);
+        write.run();
+        checkpoints.afterChecks(eventId, 1);
     }
 
     @Override

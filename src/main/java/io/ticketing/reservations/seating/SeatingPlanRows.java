@@ -1,0 +1,193 @@
+package io.ticketing.reservations.seating;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.ticketing.reservations.inventory.SeatHolds;
+import io.ticketing.reservations.jdbc.Jdbc;
+
+/**
+ * The statements of seating plans (contract section 13). A plan's seats are the event's seats: one set of no date,
+ * or one set on each date of an event with dates. Replacing them runs under the event's exclusive lock, so the
+ * check that no seat in use leaves or changes item and the writes that follow see the same holds and sales.
+ */
+@ApplicationScoped
+class SeatingPlanRows {
+
+    /** The plan's seats, one array a column, as every statement below reads them. */
+    private static final String PLANNED = """
+            unnest(:guids, :names, :items, :sections, :rows, :numbers, :xs, :ys, :categories, :ranks)
+              AS p (guid, name, item_id, section, seat_row, number, x, y, category, plan_rank)""";
+
+    /**
+     * Seats a plan may not drop or move to another item (contract section 13): held now, in a pending or paid
+     * order, or bound to a voucher (any: a voucher names its seat for good), by seat or, on a date, by a pass's
+     * hold or sale of its guid.
+     */
+    private static final String IN_USE_AND_CHANGED = """
+            SELECT DISTINCT s.guid FROM seats s LEFT JOIN (SELECT DISTINCT p.guid, p.item_id FROM %s) p
+              ON p.guid = s.guid
+            WHERE s.event_id = :event
+              AND (p.guid IS NULL OR p.item_id <> s.item_id OR s.date_id IS NULL AND CAST(:dated AS boolean))
+              AND (EXISTS (SELECT 1 FROM cart_positions c WHERE c.seat_id = s.id AND c.expires >= now())
+                OR EXISTS (SELECT 1 FROM order_positions op JOIN orders o ON o.id = op.order_id
+                           WHERE op.seat_id = s.id AND o.status IN ('pending', 'paid'))
+                OR EXISTS (SELECT 1 FROM vouchers v WHERE v.seat_id = s.id)
+                OR s.date_id IS NOT NULL AND (
+                     EXISTS (SELECT 1 FROM cart_positions c JOIN carts k ON k.id = c.cart_id
+                             WHERE c.pass_seat_guid = s.guid AND k.event_id = s.event_id AND c.expires >= now())
+                  OR EXISTS (SELECT 1 FROM order_positions op JOIN orders o ON o.id = op.order_id
+                             WHERE op.pass_seat_guid = s.guid AND o.event_id = s.event_id
+                               AND o.status IN ('pending', 'paid'))))
+            ORDER BY s.guid""".formatted(PLANNED);
+
+    /**
+     * The event's seats that leave: those of no guid of the plan, and all of no date in an event with dates (the
+     * plan's seats are each date's). The same condition as the check's, which passed under the same lock.
+     */
+    private static final String LEAVING = """
+            SELECT s.id FROM seats s LEFT JOIN unnest(CAST(:guids AS text[])) AS p (guid) ON p.guid = s.guid
+            WHERE s.event_id = :event AND (p.guid IS NULL OR s.date_id IS NULL AND CAST(:dated AS boolean))""";
+
+    /** What still names a leaving seat is over (the check above): expired holds go, ended orders forget the seat. */
+    private static final String FORGET_EXPIRED_HOLDS = "DELETE FROM cart_positions WHERE seat_id = ANY(:seats)";
+    private static final String FORGET_ENDED_ORDERS = "UPDATE order_positions SET seat_id = NULL WHERE seat_id = ANY(:seats)";
+    private static final String DELETE_SEATS = "DELETE FROM seats WHERE id = ANY(:seats)";
+    private static final String DELETE_OF_DATE = "DELETE FROM seats WHERE date_id = :date AND category IS NOT NULL";
+
+    /** Seats that stay take the plan's place, name and category; only a changed seat's version moves. */
+    private static final String UPDATE_STAYING = """
+            UPDATE seats s SET name = p.name, item_id = p.item_id, section = p.section, seat_row = p.seat_row,
+              number = p.number, x = p.x, y = p.y, category = p.category, plan_rank = p.plan_rank,
+              version = s.version + 1
+            FROM %s
+            WHERE s.event_id = :event AND s.guid = p.guid
+              AND (s.name, s.item_id, s.section, s.seat_row, s.number, s.x, s.y, s.category, s.plan_rank)
+                IS DISTINCT FROM (p.name, p.item_id, p.section, p.seat_row, p.number, p.x, p.y, p.category, p.plan_rank)"""
+            .formatted(PLANNED);
+
+    /** The plan's seats not there yet, on each of {@code :dates} (one null element: the event has no dates). */
+    private static final String INSERT_NEW = """
+            INSERT INTO seats (event_id, date_id, guid, name, item_id, section, seat_row, number, x, y, category,
+              plan_rank)
+            SELECT :event, d.id, p.guid, p.name, p.item_id, p.section, p.seat_row, p.number, p.x, p.y, p.category,
+              p.plan_rank
+            FROM unnest(CAST(:dates AS bigint[])) AS d (id) CROSS JOIN %s
+            WHERE NOT EXISTS (SELECT 1 FROM seats s WHERE s.event_id = :event AND s.guid = p.guid
+                                AND s.date_id IS NOT DISTINCT FROM d.id)""".formatted(PLANNED);
+
+    private static final String DATES = "SELECT id FROM event_dates WHERE event_id = :event ORDER BY id";
+
+    private static final String SAVE_PLAN = """
+            INSERT INTO seating_plans (event_id, plan, categories, seats) VALUES (:event, CAST(:plan AS json),
+              CAST(:categories AS jsonb), :seats)
+            ON CONFLICT (event_id) DO UPDATE SET plan = excluded.plan, categories = excluded.categories,
+              seats = excluded.seats, version = seating_plans.version + 1, updated_at = now()""";
+
+    private static final String PLAN = """
+            SELECT CAST(plan AS text), CAST(categories AS text), version FROM seating_plans WHERE event_id = :event""";
+    private static final String DELETE_PLAN = "DELETE FROM seating_plans WHERE event_id = :event";
+
+    /** Where each of the plan's seats of one date (of none: null) is, and whether the caller's channel can take it. */
+    private static final String DRAWN = """
+            SELECT s.guid, s.x, s.y, s.category, (%s AND %s) FROM seats s
+            WHERE s.event_id = :event AND s.date_id IS NOT DISTINCT FROM CAST(:date AS bigint)
+              AND s.category IS NOT NULL
+            ORDER BY s.plan_rank, s.guid""".formatted(SeatHolds.FREE, SeatHolds.SELLS_IN_CHANNEL);
+
+    /** A stored plan as imported, with its mapping of categories to items. */
+    record StoredPlan(String plan, String categories, long version) {
+    }
+
+    private final Jdbc jdbc;
+
+    SeatingPlanRows(Jdbc jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    List<Long> dates(long eventId) {
+        return jdbc.statement(DATES).set("event", eventId).list(row -> row.getLong(1));
+    }
+
+    /** The guids of seats in use that {@code seats} would drop or move to another item. */
+    List<String> inUseAndChanged(long eventId, boolean dated, List<ItemSeat> seats) {
+        return planned(jdbc.statement(IN_USE_AND_CHANGED), seats).set("event", eventId).set("dated", dated)
+                .list(row -> row.getString(1));
+    }
+
+    /** Makes the event's seats (on each of {@code dates}, or of no date) exactly {@code seats}. */
+    void replace(long eventId, List<Long> dates, List<ItemSeat> seats) {
+        Long[] leaving = jdbc.statement(LEAVING).set("event", eventId).set("dated", !dates.isEmpty())
+                .set("guids", seats.stream().map(seat -> seat.seat().guid()).toArray(String[]::new))
+                .list(row -> row.getLong(1)).toArray(Long[]::new);
+        if (leaving.length > 0) {
+            jdbc.statement(FORGET_EXPIRED_HOLDS).set("seats", leaving).update();
+            jdbc.statement(FORGET_ENDED_ORDERS).set("seats", leaving).update();
+            jdbc.statement(DELETE_SEATS).set("seats", leaving).update();
+        }
+        planned(jdbc.statement(UPDATE_STAYING), seats).set("event", eventId).update();
+        addTo(eventId, dates.isEmpty() ? new Long[]{null} : dates.toArray(Long[]::new), seats);
+    }
+
+    /** The plan's seats on {@code dates} where they are not yet. */
+    void addTo(long eventId, Long[] dates, List<ItemSeat> seats) {
+        planned(jdbc.statement(INSERT_NEW), seats).set("event", eventId).set("dates", dates).update();
+    }
+
+    void deleteOfDate(long dateId) {
+        jdbc.statement(DELETE_OF_DATE).set("date", dateId).update();
+    }
+
+    void save(long eventId, String plan, String categories, int seats) {
+        jdbc.statement(SAVE_PLAN).set("event", eventId).set("plan", plan).set("categories", categories)
+                .set("seats", seats).update();
+    }
+
+    Optional<StoredPlan> plan(long eventId) {
+        return jdbc.statement(PLAN).set("event", eventId)
+                .list(row -> new StoredPlan(row.getString(1), row.getString(2), row.getLong(3))).stream().findFirst();
+    }
+
+    void delete(long eventId) {
+        jdbc.statement(DELETE_PLAN).set("event", eventId).update();
+    }
+
+    List<SeatingPlanView.DrawnSeat> drawn(long eventId, Long dateId, String channel) {
+        return jdbc.statement(DRAWN).set("event", eventId).set("date", dateId).set("channel", channel)
+                .list(SeatingPlanRows::drawnSeat);
+    }
+
+    private static SeatingPlanView.DrawnSeat drawnSeat(ResultSet row) throws SQLException {
+        return new SeatingPlanView.DrawnSeat(row.getString(1), row.getDouble(2), row.getDouble(3), row.getString(4),
+                row.getBoolean(5));
+    }
+
+    /** A plan seat with the item its category is mapped to. */
+    record ItemSeat(PlannedSeats.PlanSeat seat, long itemId) {
+    }
+
+    private static Jdbc.Statement planned(Jdbc.Statement statement, List<ItemSeat> seats) {
+        return statement
+                .set("guids", column(seats, seat -> seat.seat().guid(), String[]::new))
+                .set("names", column(seats, seat -> seat.seat().name(), String[]::new))
+                .set("items", column(seats, ItemSeat::itemId, Long[]::new))
+                .set("sections", column(seats, seat -> seat.seat().section(), String[]::new))
+                .set("rows", column(seats, seat -> seat.seat().row(), String[]::new))
+                .set("numbers", column(seats, seat -> seat.seat().number(), Integer[]::new))
+                .set("xs", column(seats, seat -> seat.seat().x(), Double[]::new))
+                .set("ys", column(seats, seat -> seat.seat().y(), Double[]::new))
+                .set("categories", column(seats, seat -> seat.seat().category(), String[]::new))
+                .set("ranks", column(seats, seat -> seat.seat().rank(), Long[]::new));
+    }
+
+    private static <T> T[] column(Collection<ItemSeat> seats, Function<ItemSeat, T> value,
+            java.util.function.IntFunction<T[]> array) {
+        return seats.stream().map(value).toArray(array);
+    }
+}
