@@ -1,0 +1,82 @@
+package io.ticketing.reservations.reservation;
+
+import static io.ticketing.reservations.support.Api.addToCart;
+import static io.ticketing.reservations.support.Api.admin;
+import static io.ticketing.reservations.support.Api.newCarts;
+import static io.ticketing.reservations.support.Api.newEvent;
+import static io.ticketing.reservations.support.Api.newQuota;
+import static io.ticketing.reservations.support.Api.newSeatedItem;
+import static io.ticketing.reservations.support.Crowd.count;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntFunction;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.restassured.response.Response;
+import io.ticketing.reservations.support.Crowd;
+import io.ticketing.reservations.support.Crowd.Outcome;
+import io.ticketing.reservations.support.Oracle;
+import io.ticketing.reservations.support.Sql;
+import io.ticketing.reservations.support.Venue;
+
+/**
+ * Buyers clicking the same seat of a seating plan (contract section 13), held as {@link RacePauses} holds them:
+ * {@link SeatingPlanContentionTest} with the locks, where one buyer gets the seat; {@link
+ * SeatingPlanContentionWithoutLocksTest} without, where every click wins and the seat is sold twice.
+ */
+abstract class SeatingPlanRaces {
+
+    static final String PLAN = "/api/v1/events/{event}/seating_plan";
+
+    @Inject
+    Sql sql;
+
+    @Inject
+    RacePauses pauses;
+
+    abstract boolean locking();
+
+    /** A hall of two rows of ten in one category, sold as {@code item}; answers the event's slug. */
+    static String hallFor(String prefix, long[] item) {
+        String event = newEvent(prefix);
+        item[0] = newSeatedItem(event, "Stalls", "40");
+        newQuota(event, 100, List.of(item[0]));
+        admin().body(hall(10).mappedTo(Map.of("Stalls", item[0]))).put(PLAN, event).then().statusCode(200);
+        return event;
+    }
+
+    static Venue hall(int perRow) {
+        return Venue.named("Studio").category("Stalls", "#7f4a91")
+                .zone("Stalls", "Stalls", List.of("1", "2"), perRow, 0, 0);
+    }
+
+    @Test
+    void tenBuyersClickingTheSameSeatOfThePlanLeaveItSoldOnce() {
+        long[] item = new long[1];
+        String event = hallFor("plan-click", item);
+        List<String> carts = newCarts(event, 10);
+        List<Outcome> outcomes = race(event, 10,
+                i -> addToCart(event, carts.get(i), Map.of("item_id", item[0], "seat_guid", "Stalls-1-5")));
+        if (locking()) {
+            assertThat(count(outcomes, 201)).as("one buyer holds the seat").isEqualTo(1);
+            assertThat(count(outcomes, "seat_unavailable")).isEqualTo(9);
+            Oracle.assertNeverOversold(sql, event);
+        } else {
+            assertThat(count(outcomes, 201)).as("without locks every click wins").isEqualTo(10);
+            Oracle.assertOversold(sql, event);
+        }
+    }
+
+    List<Outcome> race(String event, int racers, IntFunction<Response> racer) {
+        try (RacePauses.Race race = pauses.race(sql.number("SELECT id FROM events WHERE slug = ?1", event), racers)) {
+            return Crowd.runRetrying(racers, racer);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+}
