@@ -28,6 +28,7 @@ final class PropertyRun {
     private final SaleSteps sales;
     private final OrderChangeSteps changes;
     private final AdminSteps admin;
+    private final SeatingPlanSteps seatingPlan;
     private final WaitingListSteps waitingList;
     private final PropertyEvent undated;
     private final PropertyEvent dated;
@@ -41,6 +42,7 @@ final class PropertyRun {
         this.sales = new SaleSteps(random, sql, pauses, orders);
         this.changes = new OrderChangeSteps(random);
         this.admin = new AdminSteps(random);
+        this.seatingPlan = new SeatingPlanSteps(random);
         this.waitingList = new WaitingListSteps(random, offers);
         PropertyEvents events = new PropertyEvents(sql, random, locking);
         this.undated = events.undated();
@@ -102,8 +104,10 @@ final class PropertyRun {
             return admin.item(event);
         } else if (dice < 96) {
             return admin.date(event);
+        } else if (dice < 98) {
+            return admin.seat(event);
         }
-        return admin.seat(event);
+        return seatingPlan.replace(event);
     }
 
     private String changeOrder(PropertyEvent event) {

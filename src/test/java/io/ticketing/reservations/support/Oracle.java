@@ -99,6 +99,24 @@ public final class Oracle {
                 JOIN events e ON e.id = s.event_id AND e.slug = ?1) held
             GROUP BY seat_id HAVING count(*) > 1""";
 
+    /**
+     * Section 13: a seat held or sold stays, and stays its buyer's item (its price level), whatever plan replaced the
+     * one it was sold from; a pass's guid stays a seat of the event.
+     */
+    private static final String SEATS_CHANGED_UNDER_THEIR_BUYERS = """
+            WITH position AS (
+              SELECT c.id, c.item_id, c.seat_id, c.pass_seat_guid, k.event_id FROM cart_positions c
+                JOIN carts k ON k.id = c.cart_id JOIN events e ON e.id = k.event_id
+                WHERE e.slug = ?1 AND c.expires >= now()
+              UNION ALL
+              SELECT p.id, p.item_id, p.seat_id, p.pass_seat_guid, o.event_id FROM order_positions p
+                JOIN orders o ON o.id = p.order_id JOIN events e ON e.id = o.event_id
+                WHERE e.slug = ?1 AND o.status IN ('paid', 'pending'))
+            SELECT 'position ' || position.id FROM position LEFT JOIN seats s ON s.id = position.seat_id
+            WHERE position.seat_id IS NOT NULL AND (s.id IS NULL OR s.item_id <> position.item_id)
+               OR position.pass_seat_guid IS NOT NULL AND NOT EXISTS (SELECT 1 FROM seats t
+                    WHERE t.event_id = position.event_id AND t.guid = position.pass_seat_guid)""";
+
     private static final String VOUCHERS_OVERUSED = """
             SELECT v.code FROM vouchers v JOIN events e ON e.id = v.event_id
             WHERE e.slug = ?1 AND v.max_usages < v.redeemed
@@ -206,7 +224,7 @@ public final class Oracle {
 
     /**
      * The promises the event breaks right now: quotas used past their size (but those in {@code excused}, which an
-     * admin shrank below what they hold), seats held twice,
+     * admin shrank below what they hold), seats held twice or changed under their buyers,
      * vouchers overused or miscounted, buyers past their limits, what a bundle brought left without it or missing.
      */
     public static List<String> brokenPromises(Sql sql, String event, Set<Long> excused) {
@@ -216,6 +234,8 @@ public final class Oracle {
                 .forEach(quota -> broken.add("quota " + quota.id() + " holds " + quota.used() + " and keeps "
                         + quota.kept() + " of " + quota.size()));
         sql.rows(SEATS_HELD_TWICE, event).forEach(seat -> broken.add("seat " + seat + " held twice"));
+        sql.rows(SEATS_CHANGED_UNDER_THEIR_BUYERS, event)
+                .forEach(position -> broken.add(position + " lost its seat or the seat's item"));
         sql.rows(VOUCHERS_OVERUSED, event).forEach(code -> broken.add("voucher " + code + " used too often"));
         sql.rows(VOUCHERS_MISCOUNTED, event).forEach(code -> broken.add("voucher " + code + " redeemed miscounted"));
         sql.rows(BUYERS_PAST_THEIR_LIMITS, event).forEach(buyer -> broken.add("buyer " + buyer + " past the limit"));
