@@ -1,11 +1,12 @@
 'use strict';
 // A checkout page for the inventory reservation service, calling it from the browser the way the contract says
 // (docs/contract.md, sections 4 and 8). Plain JavaScript and no build step: copy it into your shop and restyle it.
-// What a browser must get right sits in three places:
+// What a browser must get right sits in four places:
 //   api()        the storefront token, the Admission-Token, one Idempotency-Key per intent kept across its retries,
 //                Retry-After honoured on 409, 429 and 503, and an X-Request-Id the service logs;
 //   openStream() an EventSource cannot send headers, so the stream, and only the stream, takes ?access_token=;
-//   MESSAGES     every problem code the page can meet, in words a buyer understands.
+//   MESSAGES     every problem code the page can meet, in words a buyer understands;
+//   drawPlan()   a seating plan (section 13) drawn as SVG from one read, repainted from the stream, clicked to hold.
 
 // What your shop's server writes into the page. A storefront token may sit in a browser: it can only read
 // availability, hold, buy and read an order by its code, and only from the origins in CORS_ORIGINS. The query
@@ -27,6 +28,7 @@ const MESSAGES = {
     ? `Sorry, only ${p.available_number} ${p.available_number === 1 ? 'seat is' : 'seats are'} left.`
     : 'Sorry, these seats are sold out.',
   item_unavailable: p => `Sorry, “${nameOf(p.item_id)}” is not sold here.`,
+  seat_taken: 'Sorry, someone else took this seat a moment ago: please choose another.',
   hold_limit: 'We cannot hold your tickets any longer: please buy them now.',
   cart_empty: 'Your cart is empty: choose your tickets first.',
   too_many_positions: 'That is more tickets than one order can take.',
@@ -128,6 +130,7 @@ function openStream() {
     + `?access_token=${encodeURIComponent(CONFIG.token)}`);
   live.onmessage = message => {
     showAvailability(JSON.parse(message.data).items);
+    refreshPlan();
     $('live').textContent = `Live: updated at ${new Date().toLocaleTimeString()}`;
   };
   live.onerror = () => {
@@ -179,6 +182,8 @@ async function enter() {
   const catalog = await api('GET', `/events/${visit.slug}/catalog`);
   items = new Map(catalog.items.map(item => [item.item_id, item]));
   showItems(catalog.items);
+  const drawn = await readPlan();
+  if (drawn) drawPlan(drawn);
   stream?.close();
   stream = openStream();
   if (visit.admission === undefined) {
@@ -255,7 +260,118 @@ async function showCart(answer) {
   $('positions').replaceChildren(...cart.positions.map(position => el('li', {}, describe(position))));
   $('total').textContent = money(cart.total);
   $('cart').hidden = cart.positions.length === 0;
+  if (seatsDrawn) paintSeats(seatsDrawn);
   tick();
+}
+
+// The seating plan: one read answers the plan as imported, its categories' items, and each seat's place and whether
+// it is free; every stream message (a sale somewhere) reads it again and repaints. Reads take no lock, so a seat
+// shown free may be gone when clicked: the hold is refused, said in words, and the seat greyed.
+const SVG = 'http://www.w3.org/2000/svg';
+let planItems = {};
+let colours = new Map();
+let circles = new Map();
+let seatsDrawn = null;
+let reading = false;
+
+async function readPlan() {
+  try {
+    return await api('GET', `/events/${visit.slug}/seating_plan`);
+  } catch (problem) {
+    if (problem instanceof Problem && ['not_found', 'validation_failed'].includes(problem.code)) return null;
+    throw problem;
+  }
+}
+
+function drawPlan(drawn) {
+  planItems = drawn.categories;
+  colours = new Map(drawn.plan.categories.map(category => [category.name, category.color || '#7f4a91']));
+  const map = $('map');
+  map.setAttribute('viewBox', `0 0 ${drawn.plan.size.width} ${drawn.plan.size.height}`);
+  circles = new Map(drawn.seats.map(seat => {
+    const circle = svg('circle', { cx: seat.x, cy: seat.y, r: 10, 'data-guid': seat.guid });
+    const title = document.createElementNS(SVG, 'title');
+    title.textContent = `${seat.category}: ${seat.guid}`;
+    circle.append(title);
+    circle.onclick = act(() => pick(seat));
+    return [seat.guid, circle];
+  }));
+  map.replaceChildren(...drawn.plan.zones.flatMap(areasOf), ...circles.values());
+  paintSeats(drawn.seats);
+  show('plan');
+}
+
+// A zone's areas (a stage, a bar, a label), placed from the zone's position as pretix's editor places them.
+function areasOf(zone) {
+  return (zone.areas ?? []).map(area => {
+    const x = zone.position.x + (area.position?.x ?? 0);
+    const y = zone.position.y + (area.position?.y ?? 0);
+    const paint = { fill: area.color || '#ddd', stroke: area.border_color || 'none' };
+    const turned = { transform: `rotate(${area.rotation ?? 0} ${x} ${y})` };
+    switch (area.shape) {
+      case 'rectangle':
+        return svg('rect', { x, y, width: area.rectangle.width, height: area.rectangle.height, ...paint, ...turned });
+      case 'circle':
+        return svg('circle', { cx: x, cy: y, r: area.circle.radius, ...paint });
+      case 'ellipse':
+        return svg('ellipse', { cx: x, cy: y, rx: area.ellipse.radius.x, ry: area.ellipse.radius.y, ...paint, ...turned });
+      case 'polygon':
+        return svg('polygon', { points: area.polygon.points.map(p => `${x + p.x},${y + p.y}`).join(' '), ...paint });
+      case 'text': {
+        const label = svg('text', { x: x + (area.text.position?.x ?? 0), y: y + (area.text.position?.y ?? 0),
+          'font-size': area.text.size ?? 16, fill: area.text.color || '#333', 'text-anchor': 'middle', ...turned });
+        label.textContent = area.text.text;
+        return label;
+      }
+      default:
+        return svg('g', {});
+    }
+  });
+}
+
+function svg(tag, attributes) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  return element;
+}
+
+function paintSeats(seats) {
+  seatsDrawn = seats;
+  const mine = new Set((cart?.positions ?? []).map(position => position.seat_guid));
+  for (const seat of seats) {
+    const state = mine.has(seat.guid) ? 'yours' : seat.free ? 'free' : 'taken';
+    const circle = circles.get(seat.guid);
+    circle.dataset.state = state;
+    circle.setAttribute('fill', state === 'free' ? colours.get(seat.category) : state === 'yours' ? '#111' : '#bbb');
+  }
+}
+
+async function refreshPlan() {
+  if (!seatsDrawn || reading) return;
+  reading = true;
+  try {
+    const drawn = await readPlan();
+    if (drawn) paintSeats(drawn.seats);
+  } finally {
+    reading = false;
+  }
+}
+
+async function pick(seat) {
+  const circle = circles.get(seat.guid);
+  if (!visit.cart || circle.dataset.state !== 'free') return;
+  try {
+    await showCart(await change(`${cartPath()}/positions`,
+      { positions: [{ item_id: planItems[seat.category], seat_guid: seat.guid }] }));
+  } catch (problem) {
+    if (problem instanceof Problem && problem.code === 'seat_unavailable') {
+      circle.dataset.state = 'taken';
+      circle.setAttribute('fill', '#bbb');
+      throw new Problem({ code: 'seat_taken' }, 409);
+    }
+    throw problem;
+  }
+  say(`${seat.category}, seat ${seat.guid}: in your cart.`);
 }
 
 function nameOf(item) {

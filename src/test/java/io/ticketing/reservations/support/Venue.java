@@ -19,6 +19,8 @@ public final class Venue {
     private final String name;
     private final List<Zone> zones = new ArrayList<>();
     private final Map<String, String> colours = new LinkedHashMap<>();
+    private int width = 1200;
+    private int height = 1200;
 
     private Venue(String name) {
         this.name = name;
@@ -26,6 +28,13 @@ public final class Venue {
 
     public static Venue named(String name) {
         return new Venue(name);
+    }
+
+    /** The plan's size in pixels; 1200 by 1200 unless set. */
+    public Venue size(int planWidth, int planHeight) {
+        width = planWidth;
+        height = planHeight;
+        return this;
     }
 
     public Venue category(String category, String colour) {
@@ -63,16 +72,22 @@ public final class Venue {
                 rowMap.put("seats", seats);
                 rows.add(rowMap);
             }
+            // The stage, before the first zone.
+            List<Object> areas = zoneList.isEmpty() ? stage() : List.of();
             zoneList.add(Map.of("name", zone.name(), "position", Map.of("x", zone.x(), "y", zone.y()), "rows", rows,
-                    "areas", List.of(Map.of("shape", "rectangle", "position", Map.of("x", 0, "y", -60), "rectangle",
-                            Map.of("width", 300, "height", 40), "color", "#cccccc"),
-                            Map.of("shape", "text", "position", Map.of("x", 150, "y", -40), "text",
-                                    Map.of("text", "Stage", "position", Map.of("x", 0, "y", 0))))));
+                    "areas", areas));
         }
         List<Object> categories = new ArrayList<>();
         colours.forEach((category, colour) -> categories.add(Map.of("name", category, "color", colour)));
         return Map.of("name", name, "categories", categories, "zones", zoneList, "size",
-                Map.of("width", 1200, "height", 1200));
+                Map.of("width", width, "height", height));
+    }
+
+    private static List<Object> stage() {
+        return List.of(Map.of("shape", "rectangle", "position", Map.of("x", 0, "y", -60), "rectangle",
+                            Map.of("width", 300, "height", 40), "color", "#cccccc"),
+                            Map.of("shape", "text", "position", Map.of("x", 150, "y", -40), "text",
+                                    Map.of("text", "Stage", "position", Map.of("x", 0, "y", 0))));
     }
 
     /** The body of {@code PUT .../seating_plan}: the plan and each category's item. */
