@@ -10,10 +10,14 @@ final class Admin {
     private static final Pattern ID = Pattern.compile("\"id\":(\\d+)");
 
     private final Http http;
+    private final String base;
+    private final String token;
     private int events;
 
     Admin(String base, String token) {
         this.http = new Http(base, token);
+        this.base = base;
+        this.token = token;
     }
 
     /**
@@ -81,6 +85,23 @@ final class Admin {
         if (response.status() != 200) {
             throw new IllegalStateException("turning the waiting list on answered " + response.status());
         }
+    }
+
+    /** A PUT on the admin's one connection; clients asking at once take turns here. */
+    synchronized Http.Response put(String path, String json) throws Exception {
+        return http.send("PUT", path, json);
+    }
+
+    /** How many bytes a GET of {@code path} answers, compressed with gzip when {@code gzip} (the JDK's client). */
+    long bytes(String path, boolean gzip) throws Exception {
+        java.net.http.HttpRequest.Builder request = java.net.http.HttpRequest
+                .newBuilder(java.net.URI.create(base + path))
+                .header("Authorization", "Bearer " + token);
+        if (gzip) {
+            request.header("Accept-Encoding", "gzip");
+        }
+        return java.net.http.HttpClient.newHttpClient()
+                .send(request.build(), java.net.http.HttpResponse.BodyHandlers.ofByteArray()).body().length;
     }
 
     /** A GET on the admin's one connection; clients asking at once take turns here. */

@@ -43,6 +43,7 @@ final class Scenarios {
             case "1" -> hotQuota(admin, buyers, sql, 0, 0, 0);
             case "1a" -> allotted(admin, buyers, sql);
             case "S" -> salesReport(admin, sql);
+            case "P" -> seatingPlan(admin);
             case "2" -> purchase(admin);
             case "3" -> seats(admin, 0);
             case "4" -> spread(admin, buyers);
@@ -169,6 +170,51 @@ final class Scenarios {
         String report = "/api/v1/events/" + event[0] + "/sales?group_by=channel,item,date&interval=hour";
         return new Prepared("S sales by channel, item, date per hour, 100,000 positions",
                 (client, index) -> admin.get(report).status() == 200, 1, false);
+    }
+
+    /**
+     * (P) A seating plan of 10,000 seats (contract section 13) imported into a new event: four zones of 25 rows of 100
+     * seats, in pretix's format. An operation makes the event and its item too (two small requests). The name says
+     * how large the plan's {@code GET} is, plain and with gzip.
+     */
+    private static Prepared seatingPlan(Admin admin) throws Exception {
+        StringBuilder zones = new StringBuilder();
+        for (int zone = 1; zone <= 4; zone++) {
+            StringBuilder rows = new StringBuilder();
+            for (int row = 1; row <= 25; row++) {
+                StringBuilder seats = new StringBuilder();
+                for (int seat = 1; seat <= 100; seat++) {
+                    seats.append(seat > 1 ? "," : "").append(String.format(
+                            "{\"seat_guid\":\"%d-%d-%d\",\"seat_number\":\"%d\",\"position\":{\"x\":%d,\"y\":0},"
+                                    + "\"category\":\"Zone %d\"}",
+                            zone, row, seat, seat, 25 * seat, zone));
+                }
+                rows.append(row > 1 ? "," : "").append(String.format(
+                        "{\"row_number\":\"%d\",\"position\":{\"x\":0,\"y\":%d},\"seats\":[%s]}", row, 30 * row,
+                        seats));
+            }
+            zones.append(zone > 1 ? "," : "").append(String.format(
+                    "{\"name\":\"Zone %d\",\"position\":{\"x\":0,\"y\":%d},\"rows\":[%s]}", zone, 800 * zone,
+                    rows));
+        }
+        String categories = "[{\"name\":\"Zone 1\"},{\"name\":\"Zone 2\"},{\"name\":\"Zone 3\"},{\"name\":\"Zone 4\"}]";
+        String plan = "{\"name\":\"Arena\",\"categories\":" + categories + ",\"size\":{\"width\":2600,\"height\":4000},"
+                + "\"zones\":[" + zones + "]}";
+        Load.Operation importing = (client, index) -> {
+            String event = admin.event()[0];
+            long item = admin.item(event, true);
+            String mapping = "{\"Zone 1\":" + item + ",\"Zone 2\":" + item + ",\"Zone 3\":" + item + ",\"Zone 4\":"
+                    + item + "}";
+            return admin.put("/api/v1/events/" + event + "/seating_plan",
+                    "{\"plan\":" + plan + ",\"categories\":" + mapping + "}").status() == 200;
+        };
+        String sized = admin.event()[0];
+        long item = admin.item(sized, true);
+        admin.put("/api/v1/events/" + sized + "/seating_plan", "{\"plan\":" + plan + ",\"categories\":{\"Zone 1\":"
+                + item + ",\"Zone 2\":" + item + ",\"Zone 3\":" + item + ",\"Zone 4\":" + item + "}}");
+        String path = "/api/v1/events/" + sized + "/seating_plan";
+        return new Prepared(String.format("P import 10,000 seats (GET %,d KB, gzip %,d KB)",
+                admin.bytes(path, false) / 1024, admin.bytes(path, true) / 1024), importing, 3, false);
     }
 
     /**

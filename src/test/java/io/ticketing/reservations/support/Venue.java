@@ -85,9 +85,9 @@ public final class Venue {
 
     private static List<Object> stage() {
         return List.of(Map.of("shape", "rectangle", "position", Map.of("x", 0, "y", -60), "rectangle",
-                            Map.of("width", 300, "height", 40), "color", "#cccccc"),
-                            Map.of("shape", "text", "position", Map.of("x", 150, "y", -40), "text",
-                                    Map.of("text", "Stage", "position", Map.of("x", 0, "y", 0))));
+                Map.of("width", 300, "height", 40), "color", "#cccccc"),
+                Map.of("shape", "text", "position", Map.of("x", 150, "y", -40), "text",
+                        Map.of("text", "Stage", "position", Map.of("x", 0, "y", 0))));
     }
 
     /** The body of {@code PUT .../seating_plan}: the plan and each category's item. */
