@@ -29,6 +29,7 @@ const MESSAGES = {
     : 'Sorry, these seats are sold out.',
   item_unavailable: p => `Sorry, “${nameOf(p.item_id)}” is not sold here.`,
   seat_taken: 'Sorry, someone else took this seat a moment ago: please choose another.',
+  seat_gone: 'The seating plan has just changed: please choose your seat again.',
   hold_limit: 'We cannot hold your tickets any longer: please buy them now.',
   cart_empty: 'Your cart is empty: choose your tickets first.',
   too_many_positions: 'That is more tickets than one order can take.',
@@ -272,6 +273,7 @@ let planItems = {};
 let colours = new Map();
 let circles = new Map();
 let seatsDrawn = null;
+let planVersion = null;
 let reading = false;
 
 async function readPlan() {
@@ -284,6 +286,7 @@ async function readPlan() {
 }
 
 function drawPlan(drawn) {
+  planVersion = drawn.version;
   planItems = drawn.categories;
   colours = new Map(drawn.plan.categories.map(category => [category.name, category.color || '#7f4a91']));
   const map = $('map');
@@ -341,6 +344,7 @@ function paintSeats(seats) {
   for (const seat of seats) {
     const state = mine.has(seat.guid) ? 'yours' : seat.free ? 'free' : 'taken';
     const circle = circles.get(seat.guid);
+    if (!circle) continue;
     circle.dataset.state = state;
     circle.setAttribute('fill', state === 'free' ? colours.get(seat.category) : state === 'yours' ? '#111' : '#bbb');
   }
@@ -351,7 +355,9 @@ async function refreshPlan() {
   reading = true;
   try {
     const drawn = await readPlan();
-    if (drawn) paintSeats(drawn.seats);
+    // A plan replaced meanwhile is drawn again whole: seats came and went, categories moved.
+    if (drawn && drawn.version !== planVersion) drawPlan(drawn);
+    else if (drawn) paintSeats(drawn.seats);
   } finally {
     reading = false;
   }
@@ -368,6 +374,11 @@ async function pick(seat) {
       circle.dataset.state = 'taken';
       circle.setAttribute('fill', '#bbb');
       throw new Problem({ code: 'seat_taken' }, 409);
+    }
+    // A seat the venue's new plan no longer has: the cart is fine, the drawing was old.
+    if (problem instanceof Problem && problem.code === 'not_found' && /seat/.test(problem.body.detail ?? '')) {
+      refreshPlan();
+      throw new Problem({ code: 'seat_gone' }, 404);
     }
     throw problem;
   }

@@ -26,25 +26,27 @@ class SeatingPlanRows {
               AS p (guid, name, item_id, section, seat_row, number, x, y, category, plan_rank)""";
 
     /**
-     * Seats a plan may not drop or move to another item (contract section 13): held now, in a pending or paid
-     * order, or bound to a voucher (any: a voucher names its seat for good), by seat or, on a date, by a pass's
-     * hold or sale of its guid.
+     * Seats a plan may not drop or move to another item (contract section 13): held, in a pending or paid order, or
+     * bound to a voucher (any: a voucher names its seat for good), by seat or, on a date, by a pass's guid. So is a
+     * seat that a flow may still bring back: a hold that ran out, until its cart is cleaned up or deleted (a checkout
+     * buys it back if the seat is free), and an expired order (marking it paid revives it). Those flows read their
+     * positions before they take the locks, so the plan must not change their seats under them.
      */
     private static final String IN_USE_AND_CHANGED = """
             SELECT DISTINCT s.guid FROM seats s LEFT JOIN (SELECT DISTINCT p.guid, p.item_id FROM %s) p
               ON p.guid = s.guid
             WHERE s.event_id = :event
               AND (p.guid IS NULL OR p.item_id <> s.item_id OR s.date_id IS NULL AND CAST(:dated AS boolean))
-              AND (EXISTS (SELECT 1 FROM cart_positions c WHERE c.seat_id = s.id AND c.expires >= now())
+              AND (EXISTS (SELECT 1 FROM cart_positions c WHERE c.seat_id = s.id)
                 OR EXISTS (SELECT 1 FROM order_positions op JOIN orders o ON o.id = op.order_id
-                           WHERE op.seat_id = s.id AND o.status IN ('pending', 'paid'))
+                           WHERE op.seat_id = s.id AND o.status IN ('pending', 'paid', 'expired'))
                 OR EXISTS (SELECT 1 FROM vouchers v WHERE v.seat_id = s.id)
                 OR s.date_id IS NOT NULL AND (
                      EXISTS (SELECT 1 FROM cart_positions c JOIN carts k ON k.id = c.cart_id
-                             WHERE c.pass_seat_guid = s.guid AND k.event_id = s.event_id AND c.expires >= now())
+                             WHERE c.pass_seat_guid = s.guid AND k.event_id = s.event_id)
                   OR EXISTS (SELECT 1 FROM order_positions op JOIN orders o ON o.id = op.order_id
                              WHERE op.pass_seat_guid = s.guid AND o.event_id = s.event_id
-                               AND o.status IN ('pending', 'paid'))))
+                               AND o.status IN ('pending', 'paid', 'expired'))))
             ORDER BY s.guid""".formatted(PLANNED);
 
     /**
@@ -55,9 +57,9 @@ class SeatingPlanRows {
             SELECT s.id FROM seats s LEFT JOIN unnest(CAST(:guids AS text[])) AS p (guid) ON p.guid = s.guid
             WHERE s.event_id = :event AND (p.guid IS NULL OR s.date_id IS NULL AND CAST(:dated AS boolean))""";
 
-    /** What still names a leaving seat is over (the check above): expired holds go, ended orders forget the seat. */
-    private static final String FORGET_EXPIRED_HOLDS = "DELETE FROM cart_positions WHERE seat_id = ANY(:seats)";
-    private static final String FORGET_ENDED_ORDERS = "UPDATE order_positions SET seat_id = NULL WHERE seat_id = ANY(:seats)";
+    /** Only canceled orders can still name a leaving seat (the check above): they forget it, as pretix's do. */
+    private static final String FORGET_CANCELED_ORDERS = "UPDATE order_positions SET seat_id = NULL"
+            + " WHERE seat_id = ANY(:seats)";
     private static final String DELETE_SEATS = "DELETE FROM seats WHERE id = ANY(:seats)";
     private static final String DELETE_OF_DATE = "DELETE FROM seats WHERE date_id = :date AND category IS NOT NULL";
 
@@ -127,8 +129,7 @@ class SeatingPlanRows {
                 .set("guids", seats.stream().map(seat -> seat.seat().guid()).toArray(String[]::new))
                 .list(row -> row.getLong(1)).toArray(Long[]::new);
         if (leaving.length > 0) {
-            jdbc.statement(FORGET_EXPIRED_HOLDS).set("seats", leaving).update();
-            jdbc.statement(FORGET_ENDED_ORDERS).set("seats", leaving).update();
+            jdbc.statement(FORGET_CANCELED_ORDERS).set("seats", leaving).update();
             jdbc.statement(DELETE_SEATS).set("seats", leaving).update();
         }
         planned(jdbc.statement(UPDATE_STAYING), seats).set("event", eventId).update();

@@ -202,14 +202,17 @@ class SeatingPlanTest {
     }
 
     @Test
-    void deletingAPlanNoOneUsesDeletesItsSeats() {
+    void deletingAPlanNoOneUsesDeletesItsSeatsAndAHoldThatRanOutUsesItsSeatUntilItsCartIsGone() {
         String event = newEvent("plan-delete");
         long stalls = newSeatedItem(event, "Stalls", "40");
         long balcony = newSeatedItem(event, "Balcony", "25");
         newQuota(event, 1000, List.of(stalls, balcony));
         admin().body(hall().mappedTo(Map.of("Stalls", stalls, "Balcony", balcony))).put(PLAN, event).then()
                 .statusCode(200);
-        sql.expireCart(cartWith(event, Map.of("item_id", stalls, "seat_guid", "Stalls-2-2")));
+        String cart = cartWith(event, Map.of("item_id", stalls, "seat_guid", "Stalls-2-2"));
+        sql.expireCart(cart);
+        admin().delete(PLAN, event).then().statusCode(409).body("seats", contains("Stalls-2-2"));
+        storefront().delete("/api/v1/events/{event}/carts/{cart}", event, cart).then().statusCode(204);
         admin().delete(PLAN, event).then().statusCode(204);
         assertThat(seats(event)).isZero();
         storefront().get(PLAN, event).then().statusCode(404);
