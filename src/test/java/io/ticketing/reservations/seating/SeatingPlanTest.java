@@ -21,10 +21,15 @@ import static org.hamcrest.Matchers.hasSize;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.GZIPInputStream;
 
 import jakarta.inject.Inject;
 
@@ -32,6 +37,7 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import io.ticketing.reservations.support.Oracle;
@@ -49,6 +55,9 @@ class SeatingPlanTest {
 
     @Inject
     Sql sql;
+
+    @TestHTTPResource("/")
+    URI base;
 
     /** Stalls of 10 rows of 30 and a balcony of 4 rows of 25: 400 seats in two zones and two categories. */
     static Venue hall() {
@@ -86,6 +95,31 @@ class SeatingPlanTest {
         storefront().get(PLAN, event).then().statusCode(200)
                 .body("seats.findAll { !it.free }.guid", hasSize(4))
                 .body("seats.findAll { !it.free }.guid", hasItem("Stalls-10-30"));
+    }
+
+    @Test
+    void aClientThatAcceptsGzipGetsThePlanCompressedAndTheSameJson() throws Exception {
+        String event = newEvent("plan-gzip");
+        long stalls = newSeatedItem(event, "Stalls", "40");
+        long balcony = newSeatedItem(event, "Balcony", "25");
+        newQuota(event, 1000, List.of(stalls, balcony));
+        admin().body(hall().mappedTo(Map.of("Stalls", stalls, "Balcony", balcony))).put(PLAN, event).then()
+                .statusCode(200);
+        HttpResponse<byte[]> gzip = plan(event, "gzip, deflate");
+        HttpResponse<byte[]> plain = plan(event, "gzip;q=0, identity");
+        assertThat(gzip.headers().firstValue("Content-Encoding")).hasValue("gzip");
+        assertThat(plain.headers().firstValue("Content-Encoding")).isEmpty();
+        try (InputStream unzipped = new GZIPInputStream(new java.io.ByteArrayInputStream(gzip.body()))) {
+            ObjectMapper json = new ObjectMapper();
+            assertThat(json.readTree(unzipped)).isEqualTo(json.readTree(plain.body()));
+        }
+        assertThat(gzip.body().length).as("a tenth or less").isLessThan(plain.body().length / 10);
+    }
+
+    private HttpResponse<byte[]> plan(String event, String acceptEncoding) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(base.resolve("api/v1/events/" + event
+                + "/seating_plan")).header("Authorization", "Bearer test-storefront-token")
+                .header("Accept-Encoding", acceptEncoding).build(), HttpResponse.BodyHandlers.ofByteArray());
     }
 
     @Test
