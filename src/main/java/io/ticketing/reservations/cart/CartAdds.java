@@ -25,6 +25,7 @@ import io.ticketing.reservations.inventory.SeatService;
 import io.ticketing.reservations.inventory.Voucher;
 import io.ticketing.reservations.locking.DurableTransaction;
 import io.ticketing.reservations.problem.ApiException;
+import io.ticketing.reservations.problem.InventoryChanged;
 import io.ticketing.reservations.problem.NotFoundException;
 import io.ticketing.reservations.problem.ValidationException;
 import io.ticketing.reservations.reservation.Claim;
@@ -110,7 +111,8 @@ public class CartAdds {
      * The adds of a batch, in its durable transaction, in three round trips: the carts locked and what deciding the
      * locks needs; the locks and the counts; the insert of every add that fits, whose carts alone get the new
      * deadline (an add refused changes nothing, in a batch as alone). A request whose cart was not locked (not found,
-     * or held by another transaction) runs alone after the batch.
+     * or held by another transaction), or whose seat a seating plan moved after it was read, runs alone after the
+     * batch.
      */
     List<ClaimBatches.Outcome<Contents>> addTogether(Event event, List<Adding> batch) {
         Instant expires = deadlines.inSeconds(event.cartTtlSeconds);
@@ -155,7 +157,7 @@ public class CartAdds {
         List<ClaimBatches.Outcome<Contents>> outcomes = new ArrayList<>();
         for (int i = 0; i < batch.size(); i++) {
             Adding adding = batch.get(i);
-            if (!carts.containsKey(adding.cartId())) {
+            if (!carts.containsKey(adding.cartId()) || decided.get(i) instanceof InventoryChanged) {
                 outcomes.add(null);
                 continue;
             }

@@ -33,6 +33,7 @@ import io.ticketing.reservations.event.EventService;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.idempotency.Idempotent;
+import io.ticketing.reservations.locking.TakesLocks;
 import io.ticketing.reservations.openapi.ApiDocs;
 import io.ticketing.reservations.problem.Problem;
 
@@ -54,6 +55,7 @@ public class DateResource {
 
     @Operation(operationId = "createDate", summary = "Add a date to an event series")
     @APIResponseSchema(value = DateView.class, responseCode = "201", responseDescription = "The date")
+    @TakesLocks
     @POST
     public Response create(@PathParam("event") String slug, @Valid @NotNull DateRequests.NewDate request) {
         DateView date = dates.create(events.get(slug), request);

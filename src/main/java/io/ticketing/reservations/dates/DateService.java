@@ -15,6 +15,7 @@ import io.ticketing.reservations.inventory.EventOwnedEntity;
 import io.ticketing.reservations.inventory.ExpiredHolds;
 import io.ticketing.reservations.inventory.Item;
 import io.ticketing.reservations.jdbc.Jdbc;
+import io.ticketing.reservations.locking.DurableTransaction;
 import io.ticketing.reservations.problem.InUseException;
 import io.ticketing.reservations.problem.NotFoundException;
 import io.ticketing.reservations.problem.ValidationException;
@@ -23,7 +24,8 @@ import io.ticketing.reservations.seating.SeatingPlanService;
 /**
  * The dates of an event series (contract section 10). A date's edits take no inventory lock: a new date has no quota
  * or seat yet, and turning one off or on makes no quota, seat or voucher scarcer (a pass counts on every date,
- * active or not, and consumes only where it is checked: on the active ones).
+ * active or not, and consumes only where it is checked: on the active ones). The one exception is a new date's seats
+ * from the event's seating plan, made under the lock that replacing the plan takes.
  */
 @ApplicationScoped
 public class DateService {
@@ -52,7 +54,8 @@ public class DateService {
         this.expiredHolds = expiredHolds;
     }
 
-    @Transactional
+    /** A durable transaction: seating the plan on the new date locks the event (see {@link SeatingPlanService}). */
+    @DurableTransaction
     public DateView create(Event event, DateRequests.NewDate request) {
         requireOrdered(request.startsAt(), request.endsAt());
         EventDate date = new EventDate();

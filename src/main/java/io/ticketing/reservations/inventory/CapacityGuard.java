@@ -45,4 +45,11 @@ public interface CapacityGuard {
      * beforehand which seats it takes away, so it holds the whole event while it checks that none in use leaves.
      */
     void reserveForSeating(long eventId, Runnable write);
+
+    /**
+     * A new date's seats from the event's seating plan, written by {@code write}: the event held shared, so that a
+     * plan replaced at the same moment (which holds it exclusively) either is what {@code write} reads or reads the
+     * new date; buyers and other dates go on meanwhile.
+     */
+    void reserveForNewDate(long eventId, Runnable write);
 }

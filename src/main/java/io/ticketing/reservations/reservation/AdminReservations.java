@@ -104,7 +104,7 @@ public class AdminReservations implements CapacityGuard {
     public void reserveForBlocking(Seat seat) {
         reservations.countingRefusals(() -> {
             locks.lockObjects(seat.eventId, Set.of(LockTarget.seat(seat.id, seat.dateId)));
-            if (!reads.takenSeats(Set.of(seat.id), List.of(), Set.of()).list().isEmpty()) {
+            if (ReservationReads.TakenSeat.of(reads.takenSeats(List.of(seat), List.of(), Set.of()).list()) != null) {
                 throw ReservationConflict.seatUnavailable(seat);
             }
             checkpoints.afterChecks(seat.eventId, 1);
@@ -134,6 +134,13 @@ public class AdminReservations implements CapacityGuard {
     }
 
     @Override
+    public void reserveForNewDate(long eventId, Runnable write) {
+        checkpoints.beforeLocks(eventId, 1);
+        locks.lockObjects(eventId, Set.of());
+        write.run();
+    }
+
+    @Override
     public void reserveForAllotment(Quota quota, Runnable write) {
         // The quota's lock, as its buyers take it; an unlimited quota keeps nothing, and one made finite meanwhile
         // (under the event's or its date's exclusive lock) waits for this one's shared locks of both.
@@ -157,7 +164,7 @@ public class AdminReservations implements CapacityGuard {
     /** Whether someone other than the voucher itself (when it exists already) holds its seat. */
     private boolean voucherHoldsTaken(Seat seat, Voucher voucher) {
         Set<Long> itself = voucher.id == null ? Set.of() : Set.of(voucher.id);
-        return !reads.takenSeats(Set.of(seat.id), List.of(), itself).list().isEmpty();
+        return ReservationReads.TakenSeat.of(reads.takenSeats(List.of(seat), List.of(), itself).list()) != null;
     }
 
     /** The quotas the voucher can block in (contract sections 1 and 10), counted. */

@@ -157,9 +157,9 @@ public final class Reservation {
                     ReservationChecks.datesCounted(Stream.concat(toWrite.stream(), freed.stream()).toList(),
                             itemsById),
                     ownPositions));
-            Jdbc.Rows<Long> takenSeats = seatIds.isEmpty()
+            Jdbc.Rows<ReservationReads.TakenSeat> takenSeats = seatIds.isEmpty()
                     ? null
-                    : afterLocks.add(engine.reads.takenSeats(seatIds, ownPositions,
+                    : afterLocks.add(engine.reads.takenSeats(seatIds.stream().map(seats::get).toList(), ownPositions,
                             Reservations.ids(toWrite, Claim::voucherId)));
             Jdbc.Rows<long[]> usesLeft = voucherUses.isEmpty()
                     ? null
@@ -184,7 +184,7 @@ public final class Reservation {
             try {
                 ReservationChecks.checkFits(toWrite, itemsById, seats, vouchers, voucherUses,
                         new ReservationChecks.Left(quotas.all(),
-                                takenSeats == null ? null : takenSeats.first().orElse(null),
+                                ReservationReads.TakenSeat.of(takenSeats),
                                 usesLeft == null ? Map.of() : ReservationChecks.Left.byId(usesLeft.all()),
                                 heldByBuyer == null ? null : ReservationChecks.Left.byId(heldByBuyer.all())),
                         holder.channel(), now, holding);

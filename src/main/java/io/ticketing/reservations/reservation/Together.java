@@ -18,6 +18,7 @@ import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.locking.AdvisoryLocks;
 import io.ticketing.reservations.locking.LockTarget;
 import io.ticketing.reservations.problem.ApiException;
+import io.ticketing.reservations.problem.InventoryChanged;
 
 /**
  * Several requests' claims decided in one durable transaction: one round trip of reads before the locks, one
@@ -56,7 +57,8 @@ public final class Together {
     /**
      * Locks, counts and decides. {@code holders} and {@code refusals} have one entry per claimant: its buyer and
      * channel, and its refusal if it is refused already (its cart is gone). Returns every claimant's refusal, null
-     * for those whose claims fit and are to be written.
+     * for those whose claims fit and are to be written: {@link InventoryChanged} for one whose seat moved to another
+     * item since it was read, which must run again alone.
      */
     public List<ApiException> decide(List<Holder> holders, List<ApiException> refusals) {
         List<String> buyers = holders.stream().map(Holder::buyer).toList();
@@ -108,7 +110,7 @@ public final class Together {
         Jdbc.RoundTrip afterLocks = engine.jdbc.roundTrip();
         Jdbc.Rows<CountedQuota> quotas = afterLocks.add(engine.counter.ofItemsQuery(itemsById.keySet(),
                 ReservationChecks.datesCounted(allClaims, itemsById), List.of()));
-        Map<Integer, Jdbc.Rows<Long>> takenSeats = new HashMap<>();
+        Map<Integer, Jdbc.Rows<ReservationReads.TakenSeat>> takenSeats = new HashMap<>();
         Map<Integer, Set<Long>> seatsOf = new HashMap<>();
         for (int i : open) {
             List<Claim> claims = expanded.get(i);
@@ -118,7 +120,8 @@ public final class Together {
             seatsOf.put(i, seatIds);
             if (!seatIds.isEmpty()) {
                 takenSeats.put(i, afterLocks
-                        .add(engine.reads.takenSeats(seatIds, List.of(), Reservations.ids(claims, Claim::voucherId))));
+                        .add(engine.reads.takenSeats(seatIds.stream().map(claimants.get(i).seats()::get).toList(),
+                                List.of(), Reservations.ids(claims, Claim::voucherId))));
             }
         }
         Set<Long> voucherIds = Reservations.ids(allClaims, Claim::voucherId);
@@ -153,9 +156,9 @@ public final class Together {
             Reservations.Claimant claimant = claimants.get(i);
             List<Claim> claims = expanded.get(i);
             try {
-                Jdbc.Rows<Long> taken = takenSeats.get(i);
+                Long takenUnderLocks = ReservationReads.TakenSeat.of(takenSeats.get(i));
                 Long takenSeat = seatsOf.get(i).stream().filter(seatsTaken::contains).findFirst()
-                        .orElse(taken == null ? null : taken.first().orElse(null));
+                        .orElse(takenUnderLocks);
                 Map<Long, Long> usesLeftNow = new HashMap<>(usesLeftCounted);
                 voucherUsesTaken.forEach((voucher, uses) -> usesLeftNow.merge(voucher, -uses, Long::sum));
                 Map<Long, Long> heldOfBuyer = limited[i]
@@ -174,6 +177,10 @@ public final class Together {
                         holders.get(i).channel(), now, held);
             } catch (ReservationConflict refused) {
                 outcome.set(i, engine.counted(refused));
+                continue;
+            } catch (InventoryChanged staleSeat) {
+                // Its seats were read before the batch: only this request, read again alone, can judge them.
+                outcome.set(i, staleSeat);
                 continue;
             }
             for (Claim claim : claims) {

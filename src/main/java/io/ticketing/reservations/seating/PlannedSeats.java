@@ -33,13 +33,19 @@ final class PlannedSeats {
     private PlannedSeats() {
     }
 
+    /** The names of the categories the plan defines, in its order. */
+    static Set<String> categoriesOf(JsonNode plan) {
+        Set<String> categories = new LinkedHashSet<>();
+        plan.path("categories").forEach(category -> categories.add(category.path("name").asText()));
+        return categories;
+    }
+
     /**
      * The plan's seats in its order, adding to {@code errors} what the schema cannot say: a guid used twice, a
      * category the plan does not define, a label too long to be a seat's.
      */
     static List<PlanSeat> read(JsonNode plan, List<FieldError> errors) {
-        Set<String> categories = new LinkedHashSet<>();
-        plan.path("categories").forEach(category -> categories.add(category.path("name").asText()));
+        Set<String> categories = categoriesOf(plan);
         Map<String, String> firstPlace = new HashMap<>();
         List<PlanSeat> seats = new ArrayList<>();
         JsonNode zones = plan.path("zones");

@@ -63,8 +63,7 @@ public class SeatingPlanResource {
     public Response put(@PathParam("event") String slug, @HeaderParam(HttpHeaders.IF_MATCH) String ifMatch,
             @Context Request request, @Valid @NotNull SeatingPlanRequest plan) {
         Event event = events.get(slug);
-        plans.put(event, plan, IfMatch.optional(request, ifMatch));
-        return view(plans.get(event, plans.firstDate(event), access.channel()));
+        return view(plans.view(event, plans.put(event, plan, IfMatch.optional(request, ifMatch)), access.channel()));
     }
 
     @Operation(operationId = "getSeatingPlan", summary = "The seating plan with every seat's place and whether it is free", description = "One response for the whole plan (gzip when the client accepts it: a tenth of the size), so a page draws it with live colours. free: the caller's channel can hold the seat now. In an event with dates, date_id is required.")

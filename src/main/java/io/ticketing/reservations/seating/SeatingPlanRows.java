@@ -84,21 +84,26 @@ class SeatingPlanRows {
             WHERE NOT EXISTS (SELECT 1 FROM seats s WHERE s.event_id = :event AND s.guid = p.guid
                                 AND s.date_id IS NOT DISTINCT FROM d.id)""".formatted(PLANNED);
 
-    private static final String DATES = "SELECT id FROM event_dates WHERE event_id = :event ORDER BY id";
-
     private static final String SAVE_PLAN = """
-            INSERT INTO seating_plans (event_id, plan, categories, seats) VALUES (:event, CAST(:plan AS json),
-              CAST(:categories AS jsonb), :seats)
+            INSERT INTO seating_plans (event_id, plan, categories) VALUES (:event, CAST(:plan AS json),
+              CAST(:categories AS jsonb))
             ON CONFLICT (event_id) DO UPDATE SET plan = excluded.plan, categories = excluded.categories,
-              seats = excluded.seats, version = seating_plans.version + 1, updated_at = now()""";
+              version = seating_plans.version + 1, updated_at = now()
+            RETURNING CAST(plan AS text), CAST(categories AS text), version""";
 
     private static final String PLAN = """
             SELECT CAST(plan AS text), CAST(categories AS text), version FROM seating_plans WHERE event_id = :event""";
     private static final String DELETE_PLAN = "DELETE FROM seating_plans WHERE event_id = :event";
 
-    /** Where each of the plan's seats of one date (of none: null) is, and whether the caller's channel can take it. */
+    /**
+     * Where each of the plan's seats of one date (of none: null) is, and whether the caller's channel can take it: a
+     * free seat, kept for no other channel, of an item on sale there, on a date on sale.
+     */
     private static final String DRAWN = """
-            SELECT s.guid, s.x, s.y, s.category, (%s AND %s) FROM seats s
+            SELECT s.guid, s.x, s.y, s.category,
+              (%s AND %s AND i.active AND (i.channels IS NULL OR CAST(:channel AS text) = ANY(i.channels))
+                AND d.active IS NOT FALSE)
+            FROM seats s JOIN items i ON i.id = s.item_id LEFT JOIN event_dates d ON d.id = s.date_id
             WHERE s.event_id = :event AND s.date_id IS NOT DISTINCT FROM CAST(:date AS bigint)
               AND s.category IS NOT NULL
             ORDER BY s.plan_rank, s.guid""".formatted(SeatHolds.FREE, SeatHolds.SELLS_IN_CHANNEL);
@@ -111,10 +116,6 @@ class SeatingPlanRows {
 
     SeatingPlanRows(Jdbc jdbc) {
         this.jdbc = jdbc;
-    }
-
-    List<Long> dates(long eventId) {
-        return jdbc.statement(DATES).set("event", eventId).list(row -> row.getLong(1));
     }
 
     /** The guids of seats in use that {@code seats} would drop or move to another item. */
@@ -145,14 +146,17 @@ class SeatingPlanRows {
         jdbc.statement(DELETE_OF_DATE).set("date", dateId).update();
     }
 
-    void save(long eventId, String plan, String categories, int seats) {
-        jdbc.statement(SAVE_PLAN).set("event", eventId).set("plan", plan).set("categories", categories)
-                .set("seats", seats).update();
+    StoredPlan save(long eventId, String plan, String categories) {
+        return jdbc.statement(SAVE_PLAN).set("event", eventId).set("plan", plan).set("categories", categories)
+                .list(SeatingPlanRows::storedPlan).get(0);
     }
 
     Optional<StoredPlan> plan(long eventId) {
-        return jdbc.statement(PLAN).set("event", eventId)
-                .list(row -> new StoredPlan(row.getString(1), row.getString(2), row.getLong(3))).stream().findFirst();
+        return jdbc.statement(PLAN).set("event", eventId).list(SeatingPlanRows::storedPlan).stream().findFirst();
+    }
+
+    private static StoredPlan storedPlan(ResultSet row) throws SQLException {
+        return new StoredPlan(row.getString(1), row.getString(2), row.getLong(3));
     }
 
     void delete(long eventId) {

@@ -2,7 +2,6 @@ package io.ticketing.reservations.seating;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -52,17 +51,26 @@ public class SeatingPlanService {
         this.json = json;
     }
 
+    /**
+     * A plan as stored, and the date whose seats its answer shows: the one asked for, or after a {@code PUT} the
+     * event's first (none without dates).
+     */
+    record Saved(SeatingPlanRows.StoredPlan plan, Long dateId) {
+    }
+
     /** Imports {@code request} as the event's plan, or replaces the one it has. */
     @DurableTransaction
-    public void put(Event event, SeatingPlanRequest request, IfMatch ifMatch) {
+    public Saved put(Event event, SeatingPlanRequest request, IfMatch ifMatch) {
         List<ItemSeat> seats = seatsOf(event, request.plan(), request.categories());
         String plan = write(request.plan());
         String categories = write(request.categories());
+        Saved[] saved = new Saved[1];
         guard.reserveForSeating(event.id, () -> {
             rows.plan(event.id).ifPresent(stored -> ifMatch.check(stored.version()));
-            replaceSeats(event, seats);
-            rows.save(event.id, plan, categories, seats.size());
+            List<Long> eventDates = replaceSeats(event, seats);
+            saved[0] = new Saved(rows.save(event.id, plan, categories), eventDates.stream().findFirst().orElse(null));
         });
+        return saved[0];
     }
 
     /** Deletes the plan and its seats, unless one of them is in use. */
@@ -84,23 +92,30 @@ public class SeatingPlanService {
                 .orElseThrow(() -> new NotFoundException("seating_plan", event.slug));
         if (dateId != null) {
             dates.requireDatesOf(event.id, List.of(dateId));
-        } else if (!rows.dates(event.id).isEmpty()) {
+        } else if (!dates.allOf(event.id).isEmpty()) {
             throw new ValidationException("date_id", "is required: each date of this event has its own seats");
         }
-        return new SeatingPlanView(plan.plan(), plan.categories(), plan.version(),
-                rows.drawn(event.id, dateId, channel));
+        return view(event, new Saved(plan, dateId), channel);
     }
 
-    /** The date whose seats a new plan's answer shows: the event's first, or none without dates. */
+    /**
+     * The plan with its seats of {@code plan.dateId()} as {@code channel} can take them; after a {@code PUT}, read
+     * once its transaction has released the event.
+     */
     @Transactional(Transactional.TxType.SUPPORTS)
-    public Long firstDate(Event event) {
-        return rows.dates(event.id).stream().findFirst().orElse(null);
+    public SeatingPlanView view(Event event, Saved plan, String channel) {
+        return new SeatingPlanView(plan.plan().plan(), plan.plan().categories(), plan.plan().version(),
+                rows.drawn(event.id, plan.dateId(), channel));
     }
 
-    /** The stored plan's seats on a new date of the event, if it has a plan (contract sections 10 and 13). */
+    /**
+     * The stored plan's seats on a new date of the event, if it has a plan (contract sections 10 and 13), under the
+     * event's lock shared: a plan replaced meanwhile would otherwise miss the date (it read the dates before this one
+     * committed) while the date got the plan it replaced.
+     */
     @Transactional(Transactional.TxType.MANDATORY)
     public void seatNewDate(Event event, long dateId) {
-        rows.plan(event.id).ifPresent(stored -> {
+        guard.reserveForNewDate(event.id, () -> rows.plan(event.id).ifPresent(stored -> {
             try {
                 JsonNode plan = json.readTree(stored.plan());
                 Map<String, Long> categories = new HashMap<>();
@@ -111,7 +126,7 @@ public class SeatingPlanService {
             } catch (JsonProcessingException notJson) {
                 throw new IllegalStateException("a stored seating plan is not JSON", notJson);
             }
-        });
+        }));
     }
 
     /** The plan's seats on a date being deleted, which nothing else uses (the date's own check). */
@@ -120,13 +135,15 @@ public class SeatingPlanService {
         rows.deleteOfDate(dateId);
     }
 
-    private void replaceSeats(Event event, List<ItemSeat> seats) {
-        List<Long> eventDates = rows.dates(event.id);
+    /** Makes the event's seats {@code seats} unless one in use would leave or change item; answers the dates. */
+    private List<Long> replaceSeats(Event event, List<ItemSeat> seats) {
+        List<Long> eventDates = dates.allOf(event.id);
         List<String> inUse = rows.inUseAndChanged(event.id, !eventDates.isEmpty(), seats);
         if (!inUse.isEmpty()) {
             throw new SeatsInUse(inUse);
         }
         rows.replace(event.id, eventDates, seats);
+        return eventDates;
     }
 
     /** The plan's seats with their items, or 400 naming every problem by its JSON path. */
@@ -139,8 +156,7 @@ public class SeatingPlanService {
         if (seats.size() > MAX_SEATS) {
             errors.add(new FieldError("plan.zones", "has " + seats.size() + " seats; at most " + MAX_SEATS));
         }
-        Set<String> defined = new LinkedHashSet<>();
-        plan.path("categories").forEach(category -> defined.add(category.path("name").asText()));
+        Set<String> defined = PlannedSeats.categoriesOf(plan);
         categories.forEach((name, itemId) -> {
             String field = "categories." + name;
             if (!defined.contains(name)) {

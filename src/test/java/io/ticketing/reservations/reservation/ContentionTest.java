@@ -58,19 +58,10 @@ class ContentionTest extends Races {
         long item = newItem(event, "Ticket", "10");
         newQuota(event, 10, List.of(item));
         String cart = newCart(event);
-        ExecutorService buyer = Executors.newSingleThreadExecutor();
-        try (RacePauses.Hold held = pauses
-                .holdBeforeLocks(sql.number("SELECT id FROM events WHERE slug = ?1", event))) {
-            Future<io.restassured.response.Response> added = buyer
-                    .submit(() -> addToCart(event, cart, Map.of("item_id", item)));
-            held.awaitReached();
-            // The buyer read that the item is in one quota and will lock only that one; now it is in two.
-            newQuota(event, 0, List.of(item));
-            held.close();
-            added.get(30, TimeUnit.SECONDS).then().statusCode(409).body("code", equalTo("quota_exhausted"));
-        } finally {
-            buyer.shutdownNow();
-        }
+        // The buyer read that the item is in one quota and will lock only that one; now it is in two.
+        pauses.heldBeforeLocksWhile(sql.number("SELECT id FROM events WHERE slug = ?1", event),
+                () -> addToCart(event, cart, Map.of("item_id", item)), () -> newQuota(event, 0, List.of(item)))
+                .then().statusCode(409).body("code", equalTo("quota_exhausted"));
         storefront().get("/api/v1/events/{event}/carts/{cart}", event, cart).then().body("positions", hasSize(0));
         Oracle.assertNeverOversold(sql, event);
     }

@@ -5,8 +5,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -93,6 +97,23 @@ public class RacePauses implements ReservationCheckpoints {
         Hold armed = new Hold(eventId);
         hold = armed;
         return armed;
+    }
+
+    /**
+     * Runs {@code flow} (a request) on a thread of its own, holds it before its locks while {@code meanwhile} runs,
+     * then lets it go on, and answers what it answered.
+     */
+    public <T> T heldBeforeLocksWhile(long eventId, Callable<T> flow, Runnable meanwhile) throws Exception {
+        ExecutorService thread = Executors.newSingleThreadExecutor();
+        try (Hold held = holdBeforeLocks(eventId)) {
+            Future<T> answer = thread.submit(flow);
+            held.awaitReached();
+            meanwhile.run();
+            held.close();
+            return answer.get(30, TimeUnit.SECONDS);
+        } finally {
+            thread.shutdownNow();
+        }
     }
 
     /** {@code racers} flows of {@code eventId}, each as if on a replica of its own, held as the class comment says. */
