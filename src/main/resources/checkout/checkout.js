@@ -130,8 +130,15 @@ function openStream() {
   const live = new EventSource(`${CONFIG.api}/events/${visit.slug}/availability/stream`
     + `?access_token=${encodeURIComponent(CONFIG.token)}`);
   live.onmessage = message => {
-    showAvailability(JSON.parse(message.data).items);
-    refreshPlan();
+    const list = JSON.parse(message.data).items;
+    showAvailability(list);
+    // A seat changes colour only when what its item has left changes: the plan is read again only then, not at
+    // every message of a sale of other items.
+    const seated = JSON.stringify(list.filter(item => planItemIds.has(item.item_id)));
+    if (seated !== seatedLeft) {
+      seatedLeft = seated;
+      refreshPlan();
+    }
     $('live').textContent = `Live: updated at ${new Date().toLocaleTimeString()}`;
   };
   live.onerror = () => {
@@ -266,15 +273,18 @@ async function showCart(answer) {
 }
 
 // The seating plan: one read answers the plan as imported, its categories' items, and each seat's place and whether
-// it is free; every stream message (a sale somewhere) reads it again and repaints. Reads take no lock, so a seat
-// shown free may be gone when clicked: the hold is refused, said in words, and the seat greyed.
+// it is free; a stream message in which a plan item's availability changed reads it again and repaints. Reads take
+// no lock, so a seat shown free may be gone when clicked: the hold is refused, said in words, and the seat greyed.
 const SVG = 'http://www.w3.org/2000/svg';
 let planItems = {};
+let planItemIds = new Set();
+let seatedLeft = null;
 let colours = new Map();
 let circles = new Map();
 let seatsDrawn = null;
 let planVersion = null;
 let reading = false;
+let readAgain = false;
 
 async function readPlan() {
   try {
@@ -288,6 +298,7 @@ async function readPlan() {
 function drawPlan(drawn) {
   planVersion = drawn.version;
   planItems = drawn.categories;
+  planItemIds = new Set(Object.values(planItems));
   colours = new Map(drawn.plan.categories.map(category => [category.name, category.color || '#7f4a91']));
   const map = $('map');
   map.setAttribute('viewBox', `0 0 ${drawn.plan.size.width} ${drawn.plan.size.height}`);
@@ -351,13 +362,21 @@ function paintSeats(seats) {
 }
 
 async function refreshPlan() {
-  if (!seatsDrawn || reading) return;
+  if (!seatsDrawn) return;
+  // A change announced while a reading is on its way may not be in it: one more reading follows.
+  if (reading) {
+    readAgain = true;
+    return;
+  }
   reading = true;
   try {
-    const drawn = await readPlan();
-    // A plan replaced meanwhile is drawn again whole: seats came and went, categories moved.
-    if (drawn && drawn.version !== planVersion) drawPlan(drawn);
-    else if (drawn) paintSeats(drawn.seats);
+    do {
+      readAgain = false;
+      const drawn = await readPlan();
+      // A plan replaced meanwhile is drawn again whole: seats came and went, categories moved.
+      if (drawn && drawn.version !== planVersion) drawPlan(drawn);
+      else if (drawn) paintSeats(drawn.seats);
+    } while (readAgain);
   } finally {
     reading = false;
   }

@@ -14,8 +14,6 @@ import static io.ticketing.reservations.support.Api.storefront;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URL;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
@@ -39,7 +37,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -71,7 +68,6 @@ import io.ticketing.reservations.support.Sql;
 @QuarkusTest
 class CheckoutPageTest {
 
-    private static final Path SCREENSHOTS = Path.of(System.getProperty("checkout.screenshots", "target/checkout"));
     private static final Duration STEP = Duration.ofSeconds(15);
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -120,7 +116,6 @@ class CheckoutPageTest {
     void startChromium() throws Exception {
         browser = Chromium.start();
         waiting = new WebDriverWait(browser, STEP);
-        Files.createDirectories(SCREENSHOTS);
         Logger.getLogger(RequestLog.class.getName()).addHandler(requestLog);
     }
 
@@ -145,7 +140,7 @@ class CheckoutPageTest {
         assertThat(origin).as("the page's origin differs from the API's").isNotEqualTo(api.toString());
         browser.get(origin + "checkout/?api=" + api + "api/v1&token=test-storefront-token&events=" + event);
         new Select(browser.findElement(By.id("event"))).selectByValue(event);
-        screenshot("1-choose-the-event");
+        Chromium.screenshot(browser, "1-choose-the-event");
 
         // The waiting room: two buyers came first; the page is third in line, one ahead of it still waiting.
         String otherBuyer = admissionOf(event, queue(event));
@@ -153,11 +148,11 @@ class CheckoutPageTest {
         browser.findElement(By.id("join")).click();
         waiting.until(ExpectedConditions.textMatches(By.id("place"), Pattern.compile(
                 "1 person is ahead of you: .+ to go\\.")));
-        screenshot("2-in-line");
+        Chromium.screenshot(browser, "2-in-line");
         room(event, 600);
         waiting.until(ExpectedConditions.textToBe(By.id("status"), "It is your turn: choose your tickets."));
         waitForLeft(standing, "3");
-        screenshot("3-on-sale");
+        Chromium.screenshot(browser, "3-on-sale");
         JsonNode visit = visit(event);
         String reference = visit.path("reference").asText();
         String cart = visit.path("cart").asText();
@@ -170,7 +165,7 @@ class CheckoutPageTest {
         storefront().header("Admission-Token", otherBuyer).body(Map.of("positions", List.of(Map.of("item_id",
                 standing)))).post("/api/v1/events/{e}/carts/{c}/positions", event, otherCart).then().statusCode(201);
         waitForLeft(standing, "2");
-        screenshot("4-another-buyer-took-one");
+        Chromium.screenshot(browser, "4-another-buyer-took-one");
 
         // The best two seats, held, with their countdown.
         choose(balcony, 2).click();
@@ -182,13 +177,13 @@ class CheckoutPageTest {
         assertThat(seats).hasSize(2);
         assertThat(browser.findElement(By.id("positions")).getText()).contains("Balcony (" + seats.get(0) + "): €89.00",
                 "Balcony (" + seats.get(1) + "): €89.00");
-        screenshot("5-seats-held");
+        Chromium.screenshot(browser, "5-seats-held");
 
         // More than is left: refused, in words, and nothing held.
         choose(standing, 3).click();
         waiting.until(ExpectedConditions.textToBe(By.id("status"), "Sorry, only 2 of “Standing” are left."));
         assertThat(sql.number("SELECT count(*) FROM cart_positions WHERE cart_id = ?1", cart)).isEqualTo(2);
-        screenshot("6-sold-out-refusal");
+        Chromium.screenshot(browser, "6-sold-out-refusal");
 
         long before = deadline(cart);
         browser.findElement(By.id("extend")).click();
@@ -206,13 +201,13 @@ class CheckoutPageTest {
             browser.findElement(By.id("checkout")).click();
             waiting.until(ExpectedConditions.textMatches(By.id("status"), Pattern.compile(
                     "Many people are buying right now\\. Trying again in \\d+ s…")));
-            screenshot("7-busy-retrying");
+            Chromium.screenshot(browser, "7-busy-retrying");
         }
         WebElement summary = waiting.until(ExpectedConditions.visibilityOfElementLocated(By.id("summary")));
         String code = summary.getText().replaceAll("^Order (\\S+):.*", "$1");
         assertThat(summary.getText()).contains("€178.00", "reserved for you until you pay");
         assertThat(browser.findElement(By.id("reference")).getText()).isEqualTo(reference);
-        screenshot("8-order");
+        Chromium.screenshot(browser, "8-order");
 
         // The database: one order, of the held seats, and the cart gone.
         assertThat(sql.rows("SELECT code, status, email FROM orders WHERE event_id = (SELECT id FROM events "
@@ -292,7 +287,7 @@ class CheckoutPageTest {
         waitForLeft(standing, "10");
         addToCart(event, newCart(event), Map.of("item_id", standing, "quantity", 6)).then().statusCode(201);
         waitForLeft(standing, "4");
-        screenshot("box-office-share");
+        Chromium.screenshot(browser, "box-office-share");
     }
 
     /** The value of {@code header} in each request the browser sent with that method to that URL, in order. */
@@ -349,7 +344,4 @@ class CheckoutPageTest {
                 + "WHERE cart_id = ?1", cart);
     }
 
-    private void screenshot(String name) throws Exception {
-        Files.write(SCREENSHOTS.resolve(name + ".png"), ((ChromeDriver) browser).getScreenshotAs(OutputType.BYTES));
-    }
 }

@@ -3,10 +3,13 @@ package io.ticketing.reservations.checkout;
 import static io.ticketing.reservations.support.LocalResources.deleteRecursively;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -21,6 +24,8 @@ final class Chromium {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final Path PROFILE = Path.of("target", "checkout-browser");
+    /** Where a screenshot of each step goes: {@code target/checkout}, or where {@code -Dcheckout.screenshots=} says. */
+    private static final Path SCREENSHOTS = Path.of(System.getProperty("checkout.screenshots", "target/checkout"));
 
     private Chromium() {
     }
@@ -43,5 +48,11 @@ final class Chromium {
         ChromeDriverService driver = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
                 .usingAnyFreePort().build();
         return new ChromeDriver(driver, options);
+    }
+
+    /** What {@code browser} shows now, as {@code name}.png among the screenshots. */
+    static void screenshot(WebDriver browser, String name) throws IOException {
+        Files.createDirectories(SCREENSHOTS);
+        Files.write(SCREENSHOTS.resolve(name + ".png"), ((ChromeDriver) browser).getScreenshotAs(OutputType.BYTES));
     }
 }

@@ -9,8 +9,6 @@ import static io.ticketing.reservations.support.Api.newSeatedItem;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URL;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -22,10 +20,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -43,8 +39,6 @@ import io.ticketing.reservations.support.Venue;
 @QuarkusTest
 class SeatingPlanPageTest {
 
-    private static final Path SCREENSHOTS = Path.of(System.getProperty("checkout.screenshots", "target/checkout"));
-
     @TestHTTPResource("/")
     URL api;
 
@@ -58,7 +52,6 @@ class SeatingPlanPageTest {
     void startChromium() throws Exception {
         browser = Chromium.start();
         waiting = new WebDriverWait(browser, Duration.ofSeconds(15));
-        Files.createDirectories(SCREENSHOTS);
     }
 
     @AfterEach
@@ -87,7 +80,7 @@ class SeatingPlanPageTest {
         waiting.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#map circle"), 64));
         assertThat(seat("Stalls-1-5").getAttribute("fill")).isEqualTo("#7f4a91");
         assertThat(seat("Balcony-2-1").getAttribute("fill")).isEqualTo("#d36060");
-        screenshot("plan-1-drawn");
+        Chromium.screenshot(browser, "plan-1-drawn");
 
         click("Stalls-2-6");
         waiting.until(ExpectedConditions.textToBe(By.id("status"), "Stalls, seat Stalls-2-6: in your cart."));
@@ -96,14 +89,14 @@ class SeatingPlanPageTest {
         waiting.until(ExpectedConditions.attributeToBe(seat("Stalls-2-7"), "data-state", "yours"));
         assertThat(browser.findElement(By.id("positions")).getText())
                 .contains("Stalls (Stalls, row 2, seat 6): €40.00", "Stalls (Stalls, row 2, seat 7): €40.00");
-        screenshot("plan-2-two-seats-held");
+        Chromium.screenshot(browser, "plan-2-two-seats-held");
 
         // Another buyer takes a balcony seat: the page hears of it on the stream and greys it, with no reload.
         addToCart(event, newCart(event), Map.of("item_id", balcony, "seat_guid", "Balcony-1-7")).then()
                 .statusCode(201);
         waiting.until(ExpectedConditions.attributeToBe(seat("Balcony-1-7"), "data-state", "taken"));
         assertThat(seat("Balcony-1-7").getAttribute("fill")).isEqualTo("#bbb");
-        screenshot("plan-3-another-buyers-seat-greyed");
+        Chromium.screenshot(browser, "plan-3-another-buyers-seat-greyed");
 
         // A seat taken a moment before the click, while the page still showed it free (as it was before the stream's
         // next reading): refused in words, and greyed.
@@ -118,7 +111,7 @@ class SeatingPlanPageTest {
                 "Sorry, someone else took this seat a moment ago: please choose another."));
         assertThat(seat("Balcony-1-8").getAttribute("data-state")).isEqualTo("taken");
         assertThat(browser.findElements(By.cssSelector("#positions li"))).hasSize(2);
-        screenshot("plan-4-taken-seat-refused");
+        Chromium.screenshot(browser, "plan-4-taken-seat-refused");
 
         browser.findElement(By.id("email")).sendKeys("grace@example.com");
         browser.findElement(By.id("checkout")).click();
@@ -128,7 +121,7 @@ class SeatingPlanPageTest {
         List<?> sold = sql.rows("SELECT s.guid FROM order_positions p JOIN orders o ON o.id = p.order_id"
                 + " JOIN seats s ON s.id = p.seat_id WHERE o.code = ?1 ORDER BY s.guid", code);
         assertThat(sold).isEqualTo(List.of("Stalls-2-6", "Stalls-2-7"));
-        screenshot("plan-5-order");
+        Chromium.screenshot(browser, "plan-5-order");
     }
 
     private WebElement seat(String guid) {
@@ -140,9 +133,5 @@ class SeatingPlanPageTest {
         waiting.until(ExpectedConditions.attributeToBe(seat(guid), "data-state", "free"));
         ((JavascriptExecutor) browser).executeScript("arguments[0].scrollIntoView({block: 'center'})", seat(guid));
         seat(guid).click();
-    }
-
-    private void screenshot(String name) throws Exception {
-        Files.write(SCREENSHOTS.resolve(name + ".png"), ((ChromeDriver) browser).getScreenshotAs(OutputType.BYTES));
     }
 }
