@@ -25,7 +25,7 @@ import io.ticketing.reservations.seating.SeatingPlanService;
  * The dates of an event series (contract section 10). A date's edits take no inventory lock: a new date has no quota
  * or seat yet, and turning one off or on makes no quota, seat or voucher scarcer (a pass counts on every date,
  * active or not, and consumes only where it is checked: on the active ones). The one exception is a new date's seats
- * from the event's seating plan, made under the lock that replacing the plan takes.
+ * from the event's seating plan, made with the event held shared, which replacing the plan holds exclusively.
  */
 @ApplicationScoped
 public class DateService {
@@ -54,7 +54,7 @@ public class DateService {
         this.expiredHolds = expiredHolds;
     }
 
-    /** A durable transaction: seating the plan on the new date locks the event (see {@link SeatingPlanService}). */
+    /** A durable transaction: seating the plan on the new date holds the event (see {@link SeatingPlanService}). */
     @DurableTransaction
     public DateView create(Event event, DateRequests.NewDate request) {
         requireOrdered(request.startsAt(), request.endsAt());
