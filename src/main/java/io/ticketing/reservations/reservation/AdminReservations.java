@@ -104,7 +104,8 @@ public class AdminReservations implements CapacityGuard {
     public void reserveForBlocking(Seat seat) {
         reservations.countingRefusals(() -> {
             locks.lockObjects(seat.eventId, Set.of(LockTarget.seat(seat.id, seat.dateId)));
-            if (ReservationReads.TakenSeat.of(reads.takenSeats(List.of(seat), List.of(), Set.of()).list()) != null) {
+            ReservationReads.requireUnmoved(reads.movedSeats(List.of(seat)).list());
+            if (!reads.takenSeats(Set.of(seat.id), List.of(), Set.of()).list().isEmpty()) {
                 throw ReservationConflict.seatUnavailable(seat);
             }
             checkpoints.afterChecks(seat.eventId, 1);
@@ -164,7 +165,8 @@ public class AdminReservations implements CapacityGuard {
     /** Whether someone other than the voucher itself (when it exists already) holds its seat. */
     private boolean voucherHoldsTaken(Seat seat, Voucher voucher) {
         Set<Long> itself = voucher.id == null ? Set.of() : Set.of(voucher.id);
-        return ReservationReads.TakenSeat.of(reads.takenSeats(List.of(seat), List.of(), itself).list()) != null;
+        ReservationReads.requireUnmoved(reads.movedSeats(List.of(seat)).list());
+        return !reads.takenSeats(Set.of(seat.id), List.of(), itself).list().isEmpty();
     }
 
     /** The quotas the voucher can block in (contract sections 1 and 10), counted. */

@@ -216,7 +216,11 @@ public class ClaimBatches {
             LOG.debugf(failed, "a batch of %d claims failed; each runs again alone", batch.size());
             batch.forEach(waiting -> waiting.decided(Decided.alone()));
         } catch (RuntimeException failed) {
-            batch.forEach(waiting -> waiting.decided(Decided.failed(failed)));
+            // A row the batch refers to went under it, each time it ran (a seat a seating plan dropped): each request,
+            // read again alone, is answered as things now are, and no other pays for it.
+            batch.forEach(waiting -> waiting.decided(InventoryChanged.isCause(failed)
+                    ? Decided.alone()
+                    : Decided.failed(failed)));
         } finally {
             queue.passOn(batch);
         }

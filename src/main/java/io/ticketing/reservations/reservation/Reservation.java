@@ -157,10 +157,13 @@ public final class Reservation {
                     ReservationChecks.datesCounted(Stream.concat(toWrite.stream(), freed.stream()).toList(),
                             itemsById),
                     ownPositions));
-            Jdbc.Rows<ReservationReads.TakenSeat> takenSeats = seatIds.isEmpty()
+            Jdbc.Rows<Long> takenSeats = seatIds.isEmpty()
                     ? null
-                    : afterLocks.add(engine.reads.takenSeats(seatIds.stream().map(seats::get).toList(), ownPositions,
+                    : afterLocks.add(engine.reads.takenSeats(seatIds, ownPositions,
                             Reservations.ids(toWrite, Claim::voucherId)));
+            Jdbc.Rows<Long> movedSeats = seatIds.isEmpty()
+                    ? null
+                    : afterLocks.add(engine.reads.movedSeats(seatIds.stream().map(seats::get).toList()));
             Jdbc.Rows<long[]> usesLeft = voucherUses.isEmpty()
                     ? null
                     : afterLocks.add(engine.reads.voucherUsesLeft(voucherUses.keySet(), ownPositions));
@@ -181,10 +184,11 @@ public final class Reservation {
             engine.requireLocked(ReservationChecks.objectsToLock(toWrite, freed, usesKept, itemsById, seats, vouchers,
                     quotas.all(),
                     now), holding);
+            ReservationReads.requireUnmoved(movedSeats == null ? List.of() : movedSeats.all());
             try {
                 ReservationChecks.checkFits(toWrite, itemsById, seats, vouchers, voucherUses,
                         new ReservationChecks.Left(quotas.all(),
-                                ReservationReads.TakenSeat.of(takenSeats),
+                                takenSeats == null ? null : takenSeats.first().orElse(null),
                                 usesLeft == null ? Map.of() : ReservationChecks.Left.byId(usesLeft.all()),
                                 heldByBuyer == null ? null : ReservationChecks.Left.byId(heldByBuyer.all())),
                         holder.channel(), now, holding);

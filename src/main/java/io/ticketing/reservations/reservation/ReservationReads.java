@@ -26,15 +26,21 @@ import io.ticketing.reservations.problem.InventoryChanged;
 @ApplicationScoped
 class ReservationReads {
 
+    /** The claimed seats that cannot be sold to this buyer. */
+    private static final String TAKEN_SEATS = "SELECT s.id FROM seats s WHERE s.id = ANY(:seats) AND "
+            + SeatHolds.UNAVAILABLE + " LIMIT 1";
+
     /**
-     * A claimed seat that cannot be sold to this buyer, or that a seating plan moved to another item or deleted since
-     * the flow read it before its locks (contract section 13): the second column says which.
+     * Of the claimed seats, one a seating plan moved to another item since the flow read it before its locks
+     * (contract section 13); {@code :items} holds each seat's item as read, in the order of {@code :seats}. A seat the
+     * plan deleted meanwhile is not here: the position written on it breaks a foreign key, and the flow runs again
+     * ({@link InventoryChanged#isCause}). A statement of its own, not a condition of {@link #TAKEN_SEATS}, whose
+     * planning (again whenever autovacuum analyzes a table it reads) already costs the seat-picking scenarios more
+     * than running it.
      */
-    private static final String TAKEN_SEATS = """
-            SELECT w.id, s.id IS NULL OR s.item_id <> w.item_id
-            FROM unnest(CAST(:seats AS bigint[]), CAST(:items AS bigint[])) AS w (id, item_id)
-              LEFT JOIN seats s ON s.id = w.id
-            WHERE s.id IS NULL OR s.item_id <> w.item_id OR """ + SeatHolds.UNAVAILABLE + " LIMIT 1";
+    private static final String MOVED_SEATS = """
+            SELECT s.id FROM seats s WHERE s.id = ANY(:seats)
+              AND s.item_id <> (CAST(:items AS bigint[]))[array_position(CAST(:seats AS bigint[]), s.id)] LIMIT 1""";
 
     /** Uses left per voucher. One statement: a checkout moving uses from carts to redeemed is seen whole. */
     private static final String VOUCHER_USES_LEFT = """
@@ -75,35 +81,26 @@ class ReservationReads {
         return new Before(eventId, itemIds, namedDates, reads);
     }
 
-    /** Of {@code seats}, as the flow read them, one it cannot take (see {@link #TAKEN_SEATS}). */
-    Jdbc.Query<TakenSeat> takenSeats(Collection<Seat> seats, Collection<Long> ownPositions, Set<Long> voucherIds) {
-        return jdbc.statement(TAKEN_SEATS).set("seats", seats.stream().map(seat -> seat.id).toArray(Long[]::new))
-                .set("items", seats.stream().map(seat -> seat.itemId).toArray(Long[]::new))
+    Jdbc.Query<Long> takenSeats(Set<Long> seatIds, Collection<Long> ownPositions, Set<Long> voucherIds) {
+        return jdbc.statement(TAKEN_SEATS).set("seats", seatIds.toArray(Long[]::new))
                 .set("own", ownPositions.toArray(Long[]::new)).set("vouchers", voucherIds.toArray(Long[]::new))
-                .reading(row -> new TakenSeat(row.getLong(1), row.getBoolean(2)));
+                .reading(row -> row.getLong(1));
+    }
+
+    /** Of {@code seats} as the flow read them, one a seating plan has moved to another item since then. */
+    Jdbc.Query<Long> movedSeats(Collection<Seat> seats) {
+        return jdbc.statement(MOVED_SEATS).set("seats", seats.stream().map(seat -> seat.id).toArray(Long[]::new))
+                .set("items", seats.stream().map(seat -> seat.itemId).toArray(Long[]::new))
+                .reading(row -> row.getLong(1));
     }
 
     /**
-     * A seat a flow cannot take: sold, held, blocked or kept, or {@code moved} to another item or deleted since it
-     * was read.
+     * Throws {@link InventoryChanged} when {@code moved} names a seat: the flow's reads are stale, so its transaction
+     * runs again, as for a quota changed under it.
      */
-    record TakenSeat(long seatId, boolean moved) {
-
-        /** {@link #of(List)} of rows not sent (null: the flow claims no seat) or sent. */
-        static Long of(Jdbc.Rows<TakenSeat> rows) {
-            return of(rows == null ? List.of() : rows.all());
-        }
-
-        /**
-         * The seat of {@code rows} that the claims cannot take, or null. A moved seat means the flow's reads are
-         * stale, so the transaction runs again, as for a quota changed under it.
-         */
-        static Long of(List<TakenSeat> rows) {
-            TakenSeat taken = rows.isEmpty() ? null : rows.get(0);
-            if (taken != null && taken.moved()) {
-                throw new InventoryChanged();
-            }
-            return taken == null ? null : taken.seatId();
+    static void requireUnmoved(List<Long> moved) {
+        if (!moved.isEmpty()) {
+            throw new InventoryChanged();
         }
     }
 

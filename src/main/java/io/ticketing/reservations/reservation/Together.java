@@ -110,7 +110,8 @@ public final class Together {
         Jdbc.RoundTrip afterLocks = engine.jdbc.roundTrip();
         Jdbc.Rows<CountedQuota> quotas = afterLocks.add(engine.counter.ofItemsQuery(itemsById.keySet(),
                 ReservationChecks.datesCounted(allClaims, itemsById), List.of()));
-        Map<Integer, Jdbc.Rows<ReservationReads.TakenSeat>> takenSeats = new HashMap<>();
+        Map<Integer, Jdbc.Rows<Long>> takenSeats = new HashMap<>();
+        Map<Integer, Jdbc.Rows<Long>> movedSeats = new HashMap<>();
         Map<Integer, Set<Long>> seatsOf = new HashMap<>();
         for (int i : open) {
             List<Claim> claims = expanded.get(i);
@@ -120,8 +121,9 @@ public final class Together {
             seatsOf.put(i, seatIds);
             if (!seatIds.isEmpty()) {
                 takenSeats.put(i, afterLocks
-                        .add(engine.reads.takenSeats(seatIds.stream().map(claimants.get(i).seats()::get).toList(),
-                                List.of(), Reservations.ids(claims, Claim::voucherId))));
+                        .add(engine.reads.takenSeats(seatIds, List.of(), Reservations.ids(claims, Claim::voucherId))));
+                movedSeats.put(i, afterLocks
+                        .add(engine.reads.movedSeats(seatIds.stream().map(claimants.get(i).seats()::get).toList())));
             }
         }
         Set<Long> voucherIds = Reservations.ids(allClaims, Claim::voucherId);
@@ -156,9 +158,10 @@ public final class Together {
             Reservations.Claimant claimant = claimants.get(i);
             List<Claim> claims = expanded.get(i);
             try {
-                Long takenUnderLocks = ReservationReads.TakenSeat.of(takenSeats.get(i));
+                Jdbc.Rows<Long> taken = takenSeats.get(i);
+                ReservationReads.requireUnmoved(taken == null ? List.of() : movedSeats.get(i).all());
                 Long takenSeat = seatsOf.get(i).stream().filter(seatsTaken::contains).findFirst()
-                        .orElse(takenUnderLocks);
+                        .orElse(taken == null ? null : taken.first().orElse(null));
                 Map<Long, Long> usesLeftNow = new HashMap<>(usesLeftCounted);
                 voucherUsesTaken.forEach((voucher, uses) -> usesLeftNow.merge(voucher, -uses, Long::sum));
                 Map<Long, Long> heldOfBuyer = limited[i]
