@@ -104,7 +104,7 @@ public class AdminReservations implements CapacityGuard {
     public void reserveForBlocking(Seat seat) {
         reservations.countingRefusals(() -> {
             locks.lockObjects(seat.eventId, Set.of(LockTarget.seat(seat.id, seat.dateId)));
-            ReservationReads.requireUnmoved(reads.movedSeats(List.of(seat)).list());
+            ReservationReads.requireUnmoved(reads.movedSeats(List.of(seat)).list(), List.of(seat));
             if (!reads.takenSeats(Set.of(seat.id), List.of(), Set.of()).list().isEmpty()) {
                 throw ReservationConflict.seatUnavailable(seat);
             }
@@ -165,7 +165,7 @@ public class AdminReservations implements CapacityGuard {
     /** Whether someone other than the voucher itself (when it exists already) holds its seat. */
     private boolean voucherHoldsTaken(Seat seat, Voucher voucher) {
         Set<Long> itself = voucher.id == null ? Set.of() : Set.of(voucher.id);
-        ReservationReads.requireUnmoved(reads.movedSeats(List.of(seat)).list());
+        ReservationReads.requireUnmoved(reads.movedSeats(List.of(seat)).list(), List.of(seat));
         return !reads.takenSeats(Set.of(seat.id), List.of(), itself).list().isEmpty();
     }
 

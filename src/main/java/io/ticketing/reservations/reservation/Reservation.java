@@ -161,9 +161,10 @@ public final class Reservation {
                     ? null
                     : afterLocks.add(engine.reads.takenSeats(seatIds, ownPositions,
                             Reservations.ids(toWrite, Claim::voucherId)));
-            Jdbc.Rows<Long> movedSeats = seatIds.isEmpty()
+            List<Seat> seatsRead = seatIds.stream().map(seats::get).toList();
+            Jdbc.Rows<ReservationReads.MovedSeat> movedSeats = seatIds.isEmpty()
                     ? null
-                    : afterLocks.add(engine.reads.movedSeats(seatIds.stream().map(seats::get).toList()));
+                    : afterLocks.add(engine.reads.movedSeats(seatsRead));
             Jdbc.Rows<long[]> usesLeft = voucherUses.isEmpty()
                     ? null
                     : afterLocks.add(engine.reads.voucherUsesLeft(voucherUses.keySet(), ownPositions));
@@ -184,7 +185,7 @@ public final class Reservation {
             engine.requireLocked(ReservationChecks.objectsToLock(toWrite, freed, usesKept, itemsById, seats, vouchers,
                     quotas.all(),
                     now), holding);
-            ReservationReads.requireUnmoved(movedSeats == null ? List.of() : movedSeats.all());
+            ReservationReads.requireUnmoved(movedSeats == null ? List.of() : movedSeats.all(), seatsRead);
             try {
                 ReservationChecks.checkFits(toWrite, itemsById, seats, vouchers, voucherUses,
                         new ReservationChecks.Left(quotas.all(),

@@ -111,7 +111,7 @@ public final class Together {
         Jdbc.Rows<CountedQuota> quotas = afterLocks.add(engine.counter.ofItemsQuery(itemsById.keySet(),
                 ReservationChecks.datesCounted(allClaims, itemsById), List.of()));
         Map<Integer, Jdbc.Rows<Long>> takenSeats = new HashMap<>();
-        Map<Integer, Jdbc.Rows<Long>> movedSeats = new HashMap<>();
+        List<Seat> seatsRead = new ArrayList<>();
         Map<Integer, Set<Long>> seatsOf = new HashMap<>();
         for (int i : open) {
             List<Claim> claims = expanded.get(i);
@@ -122,10 +122,12 @@ public final class Together {
             if (!seatIds.isEmpty()) {
                 takenSeats.put(i, afterLocks
                         .add(engine.reads.takenSeats(seatIds, List.of(), Reservations.ids(claims, Claim::voucherId))));
-                movedSeats.put(i, afterLocks
-                        .add(engine.reads.movedSeats(seatIds.stream().map(claimants.get(i).seats()::get).toList())));
+                seatIds.forEach(seat -> seatsRead.add(claimants.get(i).seats().get(seat)));
             }
         }
+        Jdbc.Rows<ReservationReads.MovedSeat> movedSeats = seatsRead.isEmpty()
+                ? null
+                : afterLocks.add(engine.reads.movedSeats(seatsRead));
         Set<Long> voucherIds = Reservations.ids(allClaims, Claim::voucherId);
         Jdbc.Rows<long[]> usesLeft = voucherIds.isEmpty()
                 ? null
@@ -159,7 +161,8 @@ public final class Together {
             List<Claim> claims = expanded.get(i);
             try {
                 Jdbc.Rows<Long> taken = takenSeats.get(i);
-                ReservationReads.requireUnmoved(taken == null ? List.of() : movedSeats.get(i).all());
+                ReservationReads.requireUnmoved(movedSeats == null ? List.of() : movedSeats.all(),
+                        seatsOf.get(i).stream().map(claimant.seats()::get).toList());
                 Long takenSeat = seatsOf.get(i).stream().filter(seatsTaken::contains).findFirst()
                         .orElse(taken == null ? null : taken.first().orElse(null));
                 Map<Long, Long> usesLeftNow = new HashMap<>(usesLeftCounted);
