@@ -100,11 +100,7 @@ class SeatingPlanTest {
     @Test
     void aClientThatAcceptsGzipGetsThePlanCompressedAndTheSameJson() throws Exception {
         String event = newEvent("plan-gzip");
-        long stalls = newSeatedItem(event, "Stalls", "40");
-        long balcony = newSeatedItem(event, "Balcony", "25");
-        newQuota(event, 1000, List.of(stalls, balcony));
-        admin().body(hall().mappedTo(Map.of("Stalls", stalls, "Balcony", balcony))).put(PLAN, event).then()
-                .statusCode(200);
+        hallIn(event);
         HttpResponse<byte[]> gzip = plan(event, "gzip, deflate");
         HttpResponse<byte[]> plain = plan(event, "gzip;q=0, identity");
         assertThat(gzip.headers().firstValue("Content-Encoding")).hasValue("gzip");
@@ -238,11 +234,7 @@ class SeatingPlanTest {
     @Test
     void deletingAPlanNoOneUsesDeletesItsSeatsAndAHoldThatRanOutUsesItsSeatUntilItsCartIsGone() {
         String event = newEvent("plan-delete");
-        long stalls = newSeatedItem(event, "Stalls", "40");
-        long balcony = newSeatedItem(event, "Balcony", "25");
-        newQuota(event, 1000, List.of(stalls, balcony));
-        admin().body(hall().mappedTo(Map.of("Stalls", stalls, "Balcony", balcony))).put(PLAN, event).then()
-                .statusCode(200);
+        long stalls = hallIn(event);
         String cart = cartWith(event, Map.of("item_id", stalls, "seat_guid", "Stalls-2-2"));
         sql.expireCart(cart);
         admin().delete(PLAN, event).then().statusCode(409).body("seats", contains("Stalls-2-2"));
@@ -251,6 +243,16 @@ class SeatingPlanTest {
         assertThat(seats(event)).isZero();
         storefront().get(PLAN, event).then().statusCode(404);
         admin().delete(PLAN, event).then().statusCode(404);
+    }
+
+    /** The hall's plan imported into {@code event}, its Stalls and Balcony each an item; answers the Stalls' item. */
+    private static long hallIn(String event) {
+        long stalls = newSeatedItem(event, "Stalls", "40");
+        long balcony = newSeatedItem(event, "Balcony", "25");
+        newQuota(event, 1000, List.of(stalls, balcony));
+        admin().body(hall().mappedTo(Map.of("Stalls", stalls, "Balcony", balcony))).put(PLAN, event).then()
+                .statusCode(200);
+        return stalls;
     }
 
     private boolean free(String event, long date, String guid) {
