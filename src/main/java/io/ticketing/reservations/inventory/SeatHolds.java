@@ -11,22 +11,30 @@ public final class SeatHolds {
      * not count (a cart re-checking its own holds); {@code :vouchers}, the vouchers the buyer uses (a
      * seat-bound voucher holds its seat until used up or expired, except against its own holder).
      */
-    public static final String UNAVAILABLE = """
-            (s.blocked
-              OR EXISTS (SELECT 1 FROM order_positions p JOIN orders o ON o.id = p.order_id
-                         WHERE p.seat_id = s.id AND o.status IN ('pending', 'paid'))
-              OR EXISTS (SELECT 1 FROM cart_positions c
-                         WHERE c.seat_id = s.id AND c.expires >= now() AND c.id <> ALL(:own))
-              OR EXISTS (SELECT 1 FROM vouchers v
-                         WHERE v.seat_id = s.id AND v.redeemed < v.max_usages
-                           AND (v.valid_until IS NULL OR v.valid_until >= now()) AND v.id <> ALL(:vouchers))
-              OR s.date_id IS NOT NULL AND (
-                   EXISTS (SELECT 1 FROM cart_positions c JOIN carts k ON k.id = c.cart_id
-                           WHERE c.pass_seat_guid = s.guid AND k.event_id = s.event_id AND c.expires >= now()
-                             AND c.id <> ALL(:own))
-                   OR EXISTS (SELECT 1 FROM order_positions p JOIN orders o ON o.id = p.order_id
-                              WHERE p.pass_seat_guid = s.guid AND o.event_id = s.event_id
-                                AND o.status IN ('pending', 'paid'))))""";
+    public static final String UNAVAILABLE = unavailableUnless("v.id <> ALL(:vouchers)");
+
+    /**
+     * {@link #UNAVAILABLE} with {@code notTheBuyers}, a predicate over a {@code vouchers} row named {@code v}, saying
+     * which seat-bound vouchers hold their seat against this buyer: a batch pairs each buyer with its vouchers.
+     */
+    public static String unavailableUnless(String notTheBuyers) {
+        return """
+                (s.blocked
+                  OR EXISTS (SELECT 1 FROM order_positions p JOIN orders o ON o.id = p.order_id
+                             WHERE p.seat_id = s.id AND o.status IN ('pending', 'paid'))
+                  OR EXISTS (SELECT 1 FROM cart_positions c
+                             WHERE c.seat_id = s.id AND c.expires >= now() AND c.id <> ALL(:own))
+                  OR EXISTS (SELECT 1 FROM vouchers v
+                             WHERE v.seat_id = s.id AND v.redeemed < v.max_usages
+                               AND (v.valid_until IS NULL OR v.valid_until >= now()) AND %s)
+                  OR s.date_id IS NOT NULL AND (
+                       EXISTS (SELECT 1 FROM cart_positions c JOIN carts k ON k.id = c.cart_id
+                               WHERE c.pass_seat_guid = s.guid AND k.event_id = s.event_id AND c.expires >= now()
+                                 AND c.id <> ALL(:own))
+                       OR EXISTS (SELECT 1 FROM order_positions p JOIN orders o ON o.id = p.order_id
+                                  WHERE p.pass_seat_guid = s.guid AND o.event_id = s.event_id
+                                    AND o.status IN ('pending', 'paid'))))""".formatted(notTheBuyers);
+    }
 
     /**
      * A seat {@code s} that {@code :channel} sells (contract section 12): one kept for channels sells only in those,

@@ -1,5 +1,6 @@
 package io.ticketing.reservations.reservation;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -31,11 +32,24 @@ class ReservationReads {
             + SeatHolds.UNAVAILABLE + " LIMIT 1";
 
     /**
+     * {@link #TAKEN_SEATS} for a batch of buyers, each the index of its request: {@code :claimants} and {@code :seats}
+     * pair each request with a seat it claims, {@code :voucherClaimants} and {@code :vouchers} with a voucher it uses.
+     * One statement for the whole batch, for the reason {@link #MOVED_SEATS} gives.
+     */
+    private static final String TAKEN_SEATS_OF_BATCH = """
+            SELECT w.claimant, s.id
+            FROM unnest(CAST(:claimants AS int[]), CAST(:seats AS bigint[])) AS w (claimant, seat)
+              JOIN seats s ON s.id = w.seat
+            WHERE """ + SeatHolds.unavailableUnless("""
+            NOT EXISTS (SELECT 1 FROM unnest(CAST(:voucherClaimants AS int[]), CAST(:vouchers AS bigint[]))
+                          AS u (claimant, voucher) WHERE u.claimant = w.claimant AND u.voucher = v.id)""");
+
+    /**
      * The claimed seats a seating plan moved to another item since a flow read them before its locks (contract
      * section 13), each as it was read: {@code :seats} and {@code :items} pair each seat with its item as read. A seat
      * the plan deleted meanwhile is not here: the position written on it breaks a foreign key, and the flow runs
      * again ({@link InventoryChanged#isCause}). A statement of its own, and one for a whole batch: the driver keeps
-     * the plan of a round trip by its text, and a statement per request, as {@link #TAKEN_SEATS} is, makes a text for
+     * the plan of a round trip by its text, and a statement per request would make a text for
      * every batch's make-up, planned anew (0.5 ms a plan for that one) until it has run five times.
      */
     private static final String MOVED_SEATS = """
@@ -86,6 +100,34 @@ class ReservationReads {
         return jdbc.statement(TAKEN_SEATS).set("seats", seatIds.toArray(Long[]::new))
                 .set("own", ownPositions.toArray(Long[]::new)).set("vouchers", voucherIds.toArray(Long[]::new))
                 .reading(row -> row.getLong(1));
+    }
+
+    /**
+     * Of the seats each request of a batch claims ({@code seatsOf}, by request), those it cannot have, given the
+     * vouchers it uses ({@code vouchersOf}): a request's index and one of its seats per row. No positions are its own.
+     */
+    Jdbc.Query<TakenSeat> takenSeatsOfBatch(Map<Integer, Set<Long>> seatsOf, Map<Integer, Set<Long>> vouchersOf) {
+        List<Integer> claimants = new ArrayList<>();
+        List<Long> seats = new ArrayList<>();
+        seatsOf.forEach((claimant, ids) -> ids.forEach(seat -> {
+            claimants.add(claimant);
+            seats.add(seat);
+        }));
+        List<Integer> voucherClaimants = new ArrayList<>();
+        List<Long> vouchers = new ArrayList<>();
+        vouchersOf.forEach((claimant, ids) -> ids.forEach(voucher -> {
+            voucherClaimants.add(claimant);
+            vouchers.add(voucher);
+        }));
+        return jdbc.statement(TAKEN_SEATS_OF_BATCH).set("claimants", claimants.toArray(Integer[]::new))
+                .set("seats", seats.toArray(Long[]::new)).set("own", new Long[0])
+                .set("voucherClaimants", voucherClaimants.toArray(Integer[]::new))
+                .set("vouchers", vouchers.toArray(Long[]::new))
+                .reading(row -> new TakenSeat(row.getInt(1), row.getLong(2)));
+    }
+
+    /** A seat request {@code claimant} of a batch claims and cannot have. */
+    record TakenSeat(int claimant, long seatId) {
     }
 
     /** Of {@code seats} as flows read them, those a seating plan has moved to another item since then. */

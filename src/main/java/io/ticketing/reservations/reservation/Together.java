@@ -110,21 +110,21 @@ public final class Together {
         Jdbc.RoundTrip afterLocks = engine.jdbc.roundTrip();
         Jdbc.Rows<CountedQuota> quotas = afterLocks.add(engine.counter.ofItemsQuery(itemsById.keySet(),
                 ReservationChecks.datesCounted(allClaims, itemsById), List.of()));
-        Map<Integer, Jdbc.Rows<Long>> takenSeats = new HashMap<>();
         List<Seat> seatsRead = new ArrayList<>();
         Map<Integer, Set<Long>> seatsOf = new HashMap<>();
+        Map<Integer, Set<Long>> vouchersOf = new HashMap<>();
         for (int i : open) {
             List<Claim> claims = expanded.get(i);
             Set<Long> seatIds = new TreeSet<>();
             claims.forEach(claim -> seatIds.addAll(ReservationChecks.seatIds(claim, itemsById,
                     claimants.get(i).seats())));
             seatsOf.put(i, seatIds);
-            if (!seatIds.isEmpty()) {
-                takenSeats.put(i, afterLocks
-                        .add(engine.reads.takenSeats(seatIds, List.of(), Reservations.ids(claims, Claim::voucherId))));
-                seatIds.forEach(seat -> seatsRead.add(claimants.get(i).seats().get(seat)));
-            }
+            vouchersOf.put(i, Reservations.ids(claims, Claim::voucherId));
+            seatIds.forEach(seat -> seatsRead.add(claimants.get(i).seats().get(seat)));
         }
+        Jdbc.Rows<ReservationReads.TakenSeat> takenSeats = seatsRead.isEmpty()
+                ? null
+                : afterLocks.add(engine.reads.takenSeatsOfBatch(seatsOf, vouchersOf));
         Jdbc.Rows<ReservationReads.MovedSeat> movedSeats = seatsRead.isEmpty()
                 ? null
                 : afterLocks.add(engine.reads.movedSeats(seatsRead));
@@ -160,11 +160,14 @@ public final class Together {
             Reservations.Claimant claimant = claimants.get(i);
             List<Claim> claims = expanded.get(i);
             try {
-                Jdbc.Rows<Long> taken = takenSeats.get(i);
                 ReservationReads.requireUnmoved(movedSeats == null ? List.of() : movedSeats.all(),
                         seatsOf.get(i).stream().map(claimant.seats()::get).toList());
                 Long takenSeat = seatsOf.get(i).stream().filter(seatsTaken::contains).findFirst()
-                        .orElse(taken == null ? null : taken.first().orElse(null));
+                        .orElse(takenSeats == null
+                                ? null
+                                : takenSeats.all().stream()
+                                        .filter(seat -> seat.claimant() == i).map(ReservationReads.TakenSeat::seatId)
+                                        .findFirst().orElse(null));
                 Map<Long, Long> usesLeftNow = new HashMap<>(usesLeftCounted);
                 voucherUsesTaken.forEach((voucher, uses) -> usesLeftNow.merge(voucher, -uses, Long::sum));
                 Map<Long, Long> heldOfBuyer = limited[i]
