@@ -52,9 +52,11 @@ public class CartAdds {
     private final Deadlines deadlines;
     private final SeatService seats;
     private final ClaimBatches batches;
+    private final CartBatchRows batchRows;
 
     CartAdds(Reservations reservations, ReservationConfig config, CartRows rows, Deadlines deadlines,
-            SeatService seats, ClaimBatches batches) {
+            SeatService seats, ClaimBatches batches, CartBatchRows batchRows) {
+        this.batchRows = batchRows;
         this.reservations = reservations;
         this.config = config;
         this.rows = rows;
@@ -108,9 +110,10 @@ public class CartAdds {
     }
 
     /**
-     * The adds of a batch, in its durable transaction, in three round trips: the carts locked and what deciding the
-     * locks needs; the locks and the counts; the insert of every add that fits, whose carts alone get the new
-     * deadline (an add refused changes nothing, in a batch as alone). A request whose cart was not locked (not found,
+     * The adds of a batch, in its durable transaction, in three round trips: the carts locked with their new deadline
+     * and what deciding the locks needs; the locks and the counts; the insert of every add that fits, with the old
+     * deadline given back to the carts whose adds were all refused (an add refused changes nothing, in a batch as
+     * alone: {@link CartBatchRows}). A request whose cart was not locked (not found,
      * or held by another transaction), or whose seat a seating plan moved after it was read, runs alone after the
      * batch.
      */
@@ -120,8 +123,9 @@ public class CartAdds {
                 .map(adding -> new Reservations.Claimant(adding.wanted().claims(), adding.wanted().seats(),
                         adding.wanted().vouchers()))
                 .toList());
-        Map<String, Contents> carts = rows.lockEach(event.id, batch.stream().map(Adding::cartId).toList(),
-                together::readBeforeLocks);
+        CartBatchRows.Locked locked = batchRows.lockExtendingEach(event.id,
+                batch.stream().map(Adding::cartId).toList(), expires, together::readBeforeLocks);
+        Map<String, Contents> carts = locked.carts();
         List<Holder> holders = new ArrayList<>();
         List<ApiException> refusals = new ArrayList<>();
         for (Adding adding : batch) {
@@ -147,10 +151,11 @@ public class CartAdds {
                 }
             }
         }
-        CartRows.Extended extended = claims.isEmpty()
-                ? new CartRows.Extended(List.of(), Map.of())
-                : rows.insertEachExtending(cartIds, claims, expires);
-        Iterator<CartRows.Placed> placed = extended.positions().iterator();
+        Map<String, Instant> refused = new HashMap<>(locked.deadlinesBefore());
+        refused.entrySet().removeIf(cart -> !cart.getValue().isBefore(expires));
+        written.keySet().forEach(i -> refused.remove(batch.get(i).cartId()));
+        List<CartRows.Placed> inserted = batchRows.insertEachGivingBack(cartIds, claims, expires, refused);
+        Iterator<CartRows.Placed> placed = inserted.iterator();
         // Two requests on one cart in a batch: the later answer shows what the earlier added, as one after the other.
         Map<String, List<CartPosition>> positions = new HashMap<>();
         carts.forEach((id, cart) -> positions.put(id, new ArrayList<>(cart.positions())));
@@ -170,7 +175,7 @@ public class CartAdds {
                 ofCart.add(placed.next().position());
             }
             outcomes.add(
-                    ClaimBatches.Outcome.of(new Contents(extended.carts().get(adding.cartId()), List.copyOf(ofCart))));
+                    ClaimBatches.Outcome.of(new Contents(carts.get(adding.cartId()).cart(), List.copyOf(ofCart))));
         }
         return outcomes;
     }

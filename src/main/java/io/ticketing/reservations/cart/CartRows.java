@@ -55,23 +55,16 @@ public class CartRows {
      */
     private static final String LOCK_EACH = "SELECT " + CART_COLUMNS
             + " FROM carts WHERE id = ANY(:ids) AND event_id = :event ORDER BY id FOR UPDATE SKIP LOCKED";
-    /** The carts of a batch's adds that fit get the new deadline; those refused keep theirs (all or nothing). */
-    private static final String EXTEND_EACH = "UPDATE carts SET expires = greatest(expires, :expires)"
-            + " WHERE id = ANY(:ids) RETURNING " + CART_COLUMNS;
     private static final String OF_CARTS = "SELECT cart_id, " + POSITION_COLUMNS
             + " FROM cart_positions WHERE cart_id = ANY(:ids) ORDER BY id";
-    /** {@link #INSERT_ALL} for the carts of a batch: one statement, so the hold counters move once. */
-    private static final String INSERT_EACH = inserting(true, false, false);
-    /** {@link #INSERT_ALL} and {@link #INSERT_EACH} of claims on dates, at their items' prices on those dates. */
+    /** {@link #INSERT_ALL} of claims on dates, at their items' prices on those dates. */
     private static final String INSERT_ALL_DATED = inserting(false, false, true);
-    private static final String INSERT_EACH_DATED = inserting(true, false, true);
     /**
-     * {@link #INSERT_ALL} and {@link #INSERT_EACH} where claims came with a bundle: each position draws its id first,
-     * so that what the bundle brought can point at it ({@code bundled_in}), in the same statement. A bundled position
-     * costs nothing of its own: its bundle's price covers it.
+     * {@link #INSERT_ALL} where claims came with a bundle: each position draws its id first, so that what the bundle
+     * brought can point at it ({@code bundled_in}), in the same statement. A bundled position costs nothing of its
+     * own: its bundle's price covers it.
      */
     private static final String INSERT_ALL_BUNDLED = inserting(false, true, true);
-    private static final String INSERT_EACH_BUNDLED = inserting(true, true, true);
 
     private static final String INSERT = "INSERT INTO carts (id, event_id, expires, buyer, channel)"
             + " VALUES (:id, :event, :expires, :buyer, :channel) RETURNING " + CART_COLUMNS;
@@ -105,7 +98,7 @@ public class CartRows {
      * (the index of each claim's bundle position, or null) when bundles came with them; at the items' prices on the
      * claims' dates when {@code dated} (else the items' own: no date, no date's price to look for).
      */
-    private static String inserting(boolean batch, boolean bundled, boolean dated) {
+    static String inserting(boolean batch, boolean bundled, boolean dated) {
         String claims = "unnest(" + (batch ? ":carts, " : "") + ":items, :seats, :vouchers, :dates, :guids"
                 + (bundled ? ", :parents" : "") + ") WITH ORDINALITY AS c (" + (batch ? "cart_id, " : "")
                 + "item_id, seat_id, voucher_id, date_id, pass_seat_guid" + (bundled ? ", parent" : "") + ", n)";
@@ -182,12 +175,12 @@ public class CartRows {
                 .reading(CartRows::position);
     }
 
-    private static boolean dated(List<Claim> claims) {
+    static boolean dated(List<Claim> claims) {
         return claims.stream().anyMatch(claim -> claim.dateId() != null);
     }
 
     /** The claims' columns of {@link #inserting}. */
-    private static Jdbc.Statement claimed(Jdbc.Statement insert, List<Claim> claims, boolean bundled) {
+    static Jdbc.Statement claimed(Jdbc.Statement insert, List<Claim> claims, boolean bundled) {
         insert.set("items", claims.stream().map(Claim::itemId).toArray(Long[]::new))
                 .set("seats", claims.stream().map(Claim::seatId).toArray(Long[]::new))
                 .set("vouchers", claims.stream().map(Claim::voucherId).toArray(Long[]::new))
@@ -197,53 +190,35 @@ public class CartRows {
     }
 
     /**
-     * {@link #lock} for a batch's carts, in one round trip with what {@code alongside} queues: the carts found and
-     * not held by another transaction, by id, with their positions.
+     * {@link #lock} for a batch's carts (a batch of checkouts), in one round trip: the carts found and not held by
+     * another transaction, by id, with their positions.
      */
-    public Map<String, Contents> lockEach(long eventId, Collection<String> cartIds,
-            Consumer<Jdbc.RoundTrip> alongside) {
-        return each(jdbc.statement(LOCK_EACH), eventId, cartIds, alongside);
-    }
-
     public Map<String, Contents> lockEach(long eventId, Collection<String> cartIds) {
-        return lockEach(eventId, cartIds, trip -> {
-        });
-    }
-
-    private Map<String, Contents> each(Jdbc.Statement cartStatement, long eventId, Collection<String> cartIds,
-            Consumer<Jdbc.RoundTrip> alongside) {
-        String[] ids = cartIds.stream().distinct().sorted().toArray(String[]::new);
+        String[] ids = sorted(cartIds);
         Jdbc.RoundTrip reads = jdbc.roundTrip();
-        Jdbc.Rows<Cart> carts = reads.add(cartStatement.set("ids", ids).set("event", eventId)
+        Jdbc.Rows<Cart> carts = reads.add(jdbc.statement(LOCK_EACH).set("ids", ids).set("event", eventId)
                 .reading(CartRows::cart));
-        Jdbc.Rows<Placed> positions = reads.add(jdbc.statement(OF_CARTS).set("ids", ids).reading(CartRows::placed));
-        alongside.accept(reads);
+        Jdbc.Rows<Placed> positions = reads.add(positionsOf(ids));
         reads.send();
-        Map<String, List<CartPosition>> byCart = positions.all().stream().collect(Collectors
+        return withPositions(carts.all(), positions.all());
+    }
+
+    /** Cart ids once each, in the one order every batch locks carts in, so that no two batches deadlock. */
+    static String[] sorted(Collection<String> cartIds) {
+        return cartIds.stream().distinct().sorted().toArray(String[]::new);
+    }
+
+    /** The positions of the carts {@code ids}, for their answers. */
+    Jdbc.Query<Placed> positionsOf(String[] ids) {
+        return jdbc.statement(OF_CARTS).set("ids", ids).reading(CartRows::placed);
+    }
+
+    /** {@code carts} by id, each with its positions of {@code positions}. */
+    static Map<String, Contents> withPositions(List<Cart> carts, List<Placed> positions) {
+        Map<String, List<CartPosition>> byCart = positions.stream().collect(Collectors
                 .groupingBy(Placed::cartId, Collectors.mapping(Placed::position, Collectors.toList())));
-        return carts.all().stream().collect(Collectors.toMap(Cart::id,
+        return carts.stream().collect(Collectors.toMap(Cart::id,
                 cart -> new Contents(cart, byCart.getOrDefault(cart.id(), List.of()))));
-    }
-
-    /**
-     * {@link #insertAll} for a batch: each claim into the cart at the same index of {@code cartIds}; a claim's
-     * {@code bundledIn} is an index into the whole list. In the same round trip those carts get {@code expires}; they
-     * are returned by id.
-     */
-    Extended insertEachExtending(List<String> cartIds, List<Claim> claims, Instant expires) {
-        boolean bundled = claims.stream().anyMatch(claim -> claim.bundledIn() != null);
-        String insert = bundled ? INSERT_EACH_BUNDLED : dated(claims) ? INSERT_EACH_DATED : INSERT_EACH;
-        Jdbc.RoundTrip writes = jdbc.roundTrip();
-        Jdbc.Rows<Placed> inserted = writes.add(claimed(jdbc.statement(insert), claims, bundled)
-                .set("carts", cartIds.toArray(String[]::new)).set("expires", expires).reading(CartRows::placed));
-        Jdbc.Rows<Cart> extended = writes.add(jdbc.statement(EXTEND_EACH).set("expires", expires)
-                .set("ids", cartIds.stream().distinct().sorted().toArray(String[]::new)).reading(CartRows::cart));
-        writes.send();
-        return new Extended(inserted.all(), extended.all().stream().collect(Collectors.toMap(Cart::id, cart -> cart)));
-    }
-
-    /** What a batch's adds wrote: the positions, in the order of their claims, and the carts with their deadline. */
-    record Extended(List<Placed> positions, Map<String, Cart> carts) {
     }
 
     /** Every position of the locked cart, and the cart, get {@code expires}. */
@@ -274,12 +249,12 @@ public class CartRows {
         return cart.first().map(found -> new Contents(found, positions.all()));
     }
 
-    private static Cart cart(ResultSet row) throws SQLException {
+    static Cart cart(ResultSet row) throws SQLException {
         return new Cart(row.getString(1), row.getLong(2), Jdbc.instant(row, 3), Jdbc.instant(row, 4),
                 row.getString(5), row.getString(6));
     }
 
-    private static Placed placed(ResultSet row) throws SQLException {
+    static Placed placed(ResultSet row) throws SQLException {
         return new Placed(row.getString(1), position(row, 1));
     }
 

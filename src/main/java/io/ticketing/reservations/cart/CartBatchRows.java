@@ -1,0 +1,109 @@
+package io.ticketing.reservations.cart;
+
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.ticketing.reservations.cart.CartRows.Contents;
+import io.ticketing.reservations.cart.CartRows.Placed;
+import io.ticketing.reservations.jdbc.Jdbc;
+import io.ticketing.reservations.reservation.Claim;
+import io.ticketing.reservations.reservation.ClaimBatches;
+
+/**
+ * The statements of a batch of adds to cart ({@link ClaimBatches}): its carts locked with their new deadline, before
+ * the advisory locks as an add alone does ({@link CartRows#LOCK_EXTENDING}); the positions inserted under them; and
+ * the deadline given back to each cart whose adds were all refused, since an add refused changes nothing.
+ *
+ * <p>Why the deadline moves before the locks and is given back after, rather than moved after the decision: a
+ * statement under the advisory locks lengthens every lock hold of a hot quota, and every add of a batch then waits
+ * for it; a refusal is the rare case, and its statement the only one.
+ */
+@ApplicationScoped
+class CartBatchRows {
+
+    /**
+     * {@link CartRows#LOCK_EXTENDING} for a batch's carts, in one order. A cart another transaction holds (its buyer's
+     * extend, say) is skipped: its request leaves the batch and waits for it alone, within its own bound. Each cart
+     * comes with its deadline before.
+     */
+    private static final String LOCK_EXTENDING_EACH = """
+            WITH locked AS (SELECT id, expires FROM carts WHERE id = ANY(:ids) AND event_id = :event
+                            ORDER BY id FOR UPDATE SKIP LOCKED)
+            UPDATE carts k SET expires = greatest(k.expires, :expires) FROM locked WHERE k.id = locked.id
+            RETURNING k.id, k.event_id, k.created_at, k.expires, k.buyer, k.channel, locked.expires""";
+    /** Carts whose adds were all refused get back the deadline {@link #LOCK_EXTENDING_EACH} moved. */
+    private static final String GIVE_BACK_DEADLINES = """
+            UPDATE carts k SET expires = w.expires
+            FROM unnest(CAST(:ids AS text[]), CAST(:deadlines AS timestamptz[])) AS w (id, expires) WHERE k.id = w.id""";
+    /** {@link CartRows#INSERT_ALL} for the carts of a batch: one statement, so the hold counters move once. */
+    private static final String INSERT_EACH = CartRows.inserting(true, false, false);
+    private static final String INSERT_EACH_DATED = CartRows.inserting(true, false, true);
+    private static final String INSERT_EACH_BUNDLED = CartRows.inserting(true, true, true);
+
+    private final Jdbc jdbc;
+    private final CartRows rows;
+
+    CartBatchRows(Jdbc jdbc, CartRows rows) {
+        this.jdbc = jdbc;
+        this.rows = rows;
+    }
+
+    /** The carts found and not held by another transaction, with their positions, and their deadlines before. */
+    record Locked(Map<String, Contents> carts, Map<String, Instant> deadlinesBefore) {
+    }
+
+    /**
+     * The batch's carts locked with their deadline moved to {@code expires} if later, their positions, and what
+     * {@code alongside} queues (the reads that decide the advisory locks), in one round trip.
+     */
+    Locked lockExtendingEach(long eventId, Collection<String> cartIds, Instant expires,
+            Consumer<Jdbc.RoundTrip> alongside) {
+        String[] ids = CartRows.sorted(cartIds);
+        Jdbc.RoundTrip reads = jdbc.roundTrip();
+        Jdbc.Rows<Map.Entry<Cart, Instant>> carts = reads.add(jdbc.statement(LOCK_EXTENDING_EACH).set("ids", ids)
+                .set("event", eventId).set("expires", expires)
+                .reading(row -> Map.entry(CartRows.cart(row), Jdbc.instant(row, 7))));
+        Jdbc.Rows<Placed> positions = reads.add(rows.positionsOf(ids));
+        alongside.accept(reads);
+        reads.send();
+        return new Locked(
+                CartRows.withPositions(carts.all().stream().map(Map.Entry::getKey).toList(), positions.all()),
+                carts.all().stream().collect(Collectors.toMap(cart -> cart.getKey().id(), Map.Entry::getValue)));
+    }
+
+    /**
+     * Inserts one position per claim, into the cart at the same index of {@code cartIds} ({@code bundledIn} an index
+     * into the whole list), and gives {@code refused} carts back their deadlines, in one round trip. Returns the
+     * positions in the order of their claims.
+     */
+    List<Placed> insertEachGivingBack(List<String> cartIds, List<Claim> claims, Instant expires,
+            Map<String, Instant> refused) {
+        Jdbc.RoundTrip writes = jdbc.roundTrip();
+        Jdbc.Rows<Placed> inserted = null;
+        if (!claims.isEmpty()) {
+            boolean bundled = claims.stream().anyMatch(claim -> claim.bundledIn() != null);
+            String insert = bundled ? INSERT_EACH_BUNDLED : CartRows.dated(claims) ? INSERT_EACH_DATED : INSERT_EACH;
+            inserted = writes.add(CartRows.claimed(jdbc.statement(insert), claims, bundled)
+                    .set("carts", cartIds.toArray(String[]::new)).set("expires", expires)
+                    .reading(CartRows::placed));
+        }
+        if (!refused.isEmpty()) {
+            String[] ids = CartRows.sorted(refused.keySet());
+            writes.add(jdbc.statement(GIVE_BACK_DEADLINES).set("ids", ids)
+                    .set("deadlines", Arrays.stream(ids).map(id -> refused.get(id).toString())
+                            .toArray(String[]::new)));
+        }
+        if (inserted == null && refused.isEmpty()) {
+            return List.of();
+        }
+        writes.send();
+        return inserted == null ? List.of() : inserted.all();
+    }
+}
