@@ -52,7 +52,7 @@ public class BearerTokens implements HttpAuthenticationMechanism {
 
     BearerTokens(AuthConfig config, ApiTokens apiTokens) {
         this.apiTokens = apiTokens;
-        Set<String> platform = Set.of(Roles.PLATFORM, Roles.ADMIN, Roles.STOREFRONT);
+        Set<String> platform = Set.of(Roles.PLATFORM, Roles.ADMIN, Roles.STOREFRONT, Roles.CHECKIN);
         Set<String> storefront = Set.of(Roles.STOREFRONT);
         config.adminTokens().orElse(List.of()).forEach(token -> tokens
                 .add(new Configured(digest(token), platform, identity(platform, Caller.PLATFORM))));
@@ -128,7 +128,11 @@ public class BearerTokens implements HttpAuthenticationMechanism {
     }
 
     private static Set<String> roles(String scope) {
-        return scope.equals(Roles.ADMIN) ? Set.of(Roles.ADMIN, Roles.STOREFRONT) : Set.of(Roles.STOREFRONT);
+        return switch (scope) {
+            case Roles.ADMIN -> Set.of(Roles.ADMIN, Roles.STOREFRONT, Roles.CHECKIN);
+            case Roles.CHECKIN -> Set.of(Roles.CHECKIN);
+            default -> Set.of(Roles.STOREFRONT);
+        };
     }
 
     @Override
@@ -148,7 +152,9 @@ public class BearerTokens implements HttpAuthenticationMechanism {
 
     private static SecurityIdentity identity(Set<String> roles, Caller caller) {
         return QuarkusSecurityIdentity.builder()
-                .setPrincipal(new QuarkusPrincipal(roles.contains(Roles.ADMIN) ? Roles.ADMIN : Roles.STOREFRONT))
+                .setPrincipal(new QuarkusPrincipal(roles.contains(Roles.ADMIN)
+                        ? Roles.ADMIN
+                        : roles.contains(Roles.CHECKIN) ? Roles.CHECKIN : Roles.STOREFRONT))
                 .addRoles(roles).addAttributes(Map.of(Caller.ATTRIBUTE, caller)).build();
     }
 

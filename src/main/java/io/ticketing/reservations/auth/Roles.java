@@ -1,8 +1,9 @@
 package io.ticketing.reservations.auth;
 
 /**
- * The scopes a bearer token has, as the roles {@code @RolesAllowed} names. An admin token has both; storefront
- * tokens may reach browsers, so they only read availability, hold, release and buy.
+ * The scopes a bearer token has, as the roles {@code @RolesAllowed} names. An admin token has them all; storefront
+ * tokens may reach browsers, so they only read availability, hold, release and buy; check-in tokens sit in scanners
+ * at the doors, so they only scan and read check-in lists (contract section 14), and can neither buy nor see orders.
  */
 public final class Roles {
 
@@ -10,6 +11,7 @@ public final class Roles {
     public static final String PLATFORM = "platform";
     public static final String ADMIN = "admin";
     public static final String STOREFRONT = "storefront";
+    public static final String CHECKIN = "checkin";
 
     private Roles() {
     }

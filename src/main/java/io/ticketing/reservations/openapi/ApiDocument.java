@@ -53,6 +53,8 @@ public class ApiDocument implements OASFilter {
                     + " holds, checks out and reads an order by its code, on its organizer's events.",
             "admin", "An admin token: an organizer's API token of scope `admin`, limited to its organizer's events (or"
                     + " to those listed when it was made); it may do all a storefront token may too.",
+            "checkin", "A check-in token: an organizer's API token of scope `checkin`, for a scanner at the doors. It"
+                    + " scans tickets and reads check-in lists, on its organizer's events, and nothing else.",
             "platform", "A platform token, from the service's configuration (`AUTH_ADMIN_TOKENS`): everything, on"
                     + " every organizer, and the organizers themselves.");
     /**
@@ -61,6 +63,7 @@ public class ApiDocument implements OASFilter {
      */
     private static final Map<String, List<String>> CALLERS = Map.of(
             "storefront", List.of("storefront", "admin", "platform"),
+            "checkin", List.of("checkin", "admin", "platform"),
             "admin", List.of("admin", "platform"),
             "platform", List.of("platform"));
     private static final String INSTANT_REF = "#/components/schemas/Instant";
@@ -112,7 +115,7 @@ public class ApiDocument implements OASFilter {
                         .toList();
         String fewest = declared.contains("storefront")
                 ? "storefront"
-                : declared.contains("admin") ? "admin" : "platform";
+                : declared.contains("checkin") ? "checkin" : declared.contains("admin") ? "admin" : "platform";
         operation.setSecurity(new ArrayList<>(CALLERS.get(fewest).stream()
                 .map(scheme -> OASFactory.createSecurityRequirement().addScheme(scheme)).toList()));
         if (operation.getParameters() != null) {

@@ -2,7 +2,9 @@ package io.ticketing.reservations.order;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -17,18 +19,18 @@ class OrderChangeRows {
     /**
      * An order change's new positions (contract section 9), written after its locks: a changed position keeps its id,
      * a new one draws one; a position keeps its price unless given none (its item changed, or it is new), and then
-     * takes its item's. In item order, so the sales counters' rows are taken in one ordered pass.
+     * takes its item's; a changed position keeps its ticket's secret, a new one gets its own. In item order, so the sales counters' rows are taken in one ordered pass.
      */
     private static final String WRITE_POSITIONS = """
             WITH c AS (
               SELECT c.*, coalesce(c.id, nextval(pg_get_serial_sequence('order_positions', 'id'))) AS new_id
-              FROM unnest(:ids, :items, :seats, :vouchers, :prices, :dates, :guids, :parents) WITH ORDINALITY
-                AS c (id, item_id, seat_id, voucher_id, price, date_id, pass_seat_guid, parent, n))
+              FROM unnest(:ids, :items, :seats, :vouchers, :prices, :dates, :guids, :parents, :secrets) WITH ORDINALITY
+                AS c (id, item_id, seat_id, voucher_id, price, date_id, pass_seat_guid, parent, secret, n))
             INSERT INTO order_positions (id, order_id, item_id, seat_id, voucher_id, price, date_id, pass_seat_guid,
-              bundled_in) OVERRIDING SYSTEM VALUE
+              bundled_in, secret) OVERRIDING SYSTEM VALUE
             SELECT c.new_id, :order, c.item_id, c.seat_id, c.voucher_id,
                    CASE WHEN c.parent IS NULL THEN coalesce(c.price, dp.price, i.price) ELSE 0 END, c.date_id,
-                   c.pass_seat_guid, p.new_id
+                   c.pass_seat_guid, p.new_id, coalesce(c.secret, ticket_secret())
             FROM c JOIN items i ON i.id = c.item_id
             LEFT JOIN item_date_prices dp ON dp.date_id = c.date_id AND dp.item_id = c.item_id
             LEFT JOIN c p ON p.n = c.parent + 1 ORDER BY c.item_id, c.n
@@ -64,9 +66,10 @@ class OrderChangeRows {
     /**
      * The write an order change sends with its locks and checks: its new and changed positions. {@code ids} and
      * {@code prices} are those of the claims no bundle brought, in order: what a bundle brought is new, at no price of
-     * its own, and follows its bundle's position.
+     * its own, and follows its bundle's position. {@code secrets}: the order's, by position id.
      */
-    Jdbc.Query<Long> writePositions(long orderId, List<Long> ids, List<Claim> claims, List<BigDecimal> prices) {
+    Jdbc.Query<Long> writePositions(long orderId, List<Long> ids, List<Claim> claims, List<BigDecimal> prices,
+            Map<Long, String> secrets) {
         Long[] allIds = new Long[claims.size()];
         BigDecimal[] allPrices = new BigDecimal[claims.size()];
         int written = 0;
@@ -84,6 +87,9 @@ class OrderChangeRows {
                 .set("dates", claims.stream().map(Claim::dateId).toArray(Long[]::new))
                 .set("guids", claims.stream().map(Claim::passSeatGuid).toArray(String[]::new))
                 .set("parents", claims.stream().map(Claim::bundledIn).toArray(Integer[]::new))
-                .set("prices", allPrices).reading(row -> row.getLong(1));
+                .set("prices", allPrices)
+                .set("secrets", Arrays.stream(allIds).map(id -> id == null ? null : secrets.get(id))
+                        .toArray(String[]::new))
+                .reading(row -> row.getLong(1));
     }
 }

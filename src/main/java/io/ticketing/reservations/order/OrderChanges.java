@@ -2,6 +2,7 @@ package io.ticketing.reservations.order;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -133,8 +134,7 @@ public class OrderChanges {
                 canceled.stream().map(OrderPosition::claim).toList(),
                 changeRows.freeing(order.order().id(), leaving, canceled),
                 claims -> changeRows.writePositions(order.order().id(), written.stream().map(Changed::id).toList(),
-                        claims,
-                        written.stream().map(Changed::price).toList()));
+                        claims, written.stream().map(Changed::price).toList(), secretsOf(order)));
         rows.redeemClaims(added.stream().map(Changed::claim).toList());
         if (!leaving.isEmpty()) {
             freed.of(event);
@@ -168,6 +168,13 @@ public class OrderChanges {
 
     private static OrderPosition heldPosition(Contents order, long id) {
         return order.positions().stream().filter(position -> position.id() == id).findFirst().orElseThrow();
+    }
+
+    /** A changed position keeps its ticket: another seat or item must not void what the buyer holds. */
+    private static Map<Long, String> secretsOf(Contents order) {
+        Map<Long, String> secrets = new HashMap<>();
+        order.positions().forEach(position -> secrets.put(position.id(), position.secret().value()));
+        return secrets;
     }
 
     private static Changed position(Map<Long, Changed> kept, OrderChangeRequest.Operation op) {

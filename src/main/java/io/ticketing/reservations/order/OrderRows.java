@@ -25,8 +25,8 @@ public class OrderRows {
 
     private static final String ORDER_COLUMNS = "id, event_id, code, email, status, expires, created_at, version,"
             + " buyer, channel";
-    private static final String POSITION_COLUMNS = "id, item_id, seat_id, voucher_id, price, order_id, date_id,"
-            + " pass_seat_guid, bundled_in";
+    static final String POSITION_COLUMNS = "id, item_id, seat_id, voucher_id, price, order_id, date_id,"
+            + " pass_seat_guid, bundled_in, secret";
 
     /** The orders of a batch of checkouts, inserted in the order they came: the start of both statements below. */
     private static final String PLACING = """
@@ -166,7 +166,7 @@ public class OrderRows {
                 .set("buyers", orders.stream().map(order -> order.cart().buyer()).toArray(String[]::new))
                 .set("channels", orders.stream().map(order -> order.cart().channel()).toArray(String[]::new))
                 .set("carts", carts).set("expires", expires).set("created", created)
-                .reading(row -> Map.entry(row.getString(10), position(row))));
+                .reading(row -> Map.entry(row.getString(11), position(row))));
         writes.add(jdbc.statement(DELETE_CART_POSITIONS).set("carts", carts));
         writes.add(jdbc.statement(DELETE_CARTS).set("carts", carts));
         writes.send();
@@ -291,9 +291,9 @@ public class OrderRows {
                 row.getString(9), row.getString(10));
     }
 
-    private static OrderPosition position(ResultSet row) throws SQLException {
+    static OrderPosition position(ResultSet row) throws SQLException {
         return new OrderPosition(row.getLong(1), row.getLong(2), Jdbc.nullableLong(row, 3), Jdbc.nullableLong(row, 4),
                 row.getBigDecimal(5), row.getLong(6), Jdbc.nullableLong(row, 7), row.getString(8),
-                Jdbc.nullableLong(row, 9));
+                Jdbc.nullableLong(row, 9), new TicketSecret(row.getString(10)));
     }
 }

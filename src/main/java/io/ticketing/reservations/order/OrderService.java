@@ -192,6 +192,11 @@ public class OrderService {
 
     @Transactional(Transactional.TxType.SUPPORTS)
     public OrderView view(Event event, Contents contents) {
+        return view(event, contents, true);
+    }
+
+    /** {@code withSecrets}: false for what leaves to other systems (webhooks), which must never carry a ticket. */
+    OrderView view(Event event, Contents contents, boolean withSecrets) {
         Order order = contents.order();
         List<OrderPosition> positions = contents.positions();
         PositionLabels labels = PositionLabels.of(positions);
@@ -199,7 +204,8 @@ public class OrderService {
                 event.currency,
                 labels.total().toPlainString(), order.expires(), order.createdAt(),
                 positions.stream().map(p -> new OrderView.Position(p.id(), p.itemId(), labels.seatGuid(p),
-                        labels.voucherCode(p), p.price().toPlainString(), p.dateId(), p.bundledIn())).toList(),
+                        labels.voucherCode(p), p.price().toPlainString(), p.dateId(), p.bundledIn(),
+                        withSecrets ? p.secret().value() : null)).toList(),
                 order.version());
     }
 
@@ -218,7 +224,7 @@ public class OrderService {
     /** Counts the change and writes its webhook ({@code order.placed}, ...) in the same transaction. */
     private void happened(Event event, Contents order, String outcome) {
         meters.counter("inventory.orders", "outcome", outcome).increment();
-        webhooks.publish("order." + outcome, () -> view(event, order));
+        webhooks.publish("order." + outcome, () -> view(event, order, false));
     }
 
     /** Whether the cart holds what a bundle brought, whose order position must point at its bundle's. */

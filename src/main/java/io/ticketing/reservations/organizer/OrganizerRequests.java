@@ -30,14 +30,15 @@ public final class OrganizerRequests {
     }
 
     /**
-     * A new API token: its scope's rights (admin or storefront) on its organizer's events, or only on {@code events}
+     * A new API token: its scope's rights (admin, storefront, or checkin: scanning at the doors) on its organizer's events, or only on {@code events}
      * (their slugs) when given, until {@code expires_at} when given.
      */
     public record NewToken(
             @Schema(example = "box office") @NotBlank @Size(max = 200) String name,
             @Schema(enumeration = {
                     "admin",
-                    "storefront"}) @NotNull @Pattern(regexp = "admin|storefront", message = "must be admin or storefront") String scope,
+                    "storefront",
+                    "checkin"}) @NotNull @Pattern(regexp = "admin|storefront|checkin", message = "must be admin, storefront or checkin") String scope,
             @Schema(nullable = true, description = "slugs of the events it may act on; null or absent: every event of the organizer") @Size(min = 1, max = 100) List<@NotNull @Pattern(regexp = Slugs.PATTERN) String> events,
             @Schema(nullable = true, implementation = String.class, format = "date-time", example = "2027-06-30T00:00:00Z") @Future Instant expiresAt,
             @Schema(nullable = true, description = "the slug of the organizer's sales channel its carts sell in; null or absent: web", example = "box-office") @Pattern(regexp = Slugs.PATTERN) String channel){

@@ -46,6 +46,11 @@ final class Admin {
         return tokens;
     }
 
+    /** The token it sets up with, which may also scan (contract section 14). */
+    String token() {
+        return token;
+    }
+
     String post(String path, String json) throws Exception {
         Http.Response response = http.post(path, json);
         if (response.status() != 201) {

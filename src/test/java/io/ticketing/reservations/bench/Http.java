@@ -46,19 +46,25 @@ final class Http implements AutoCloseable {
 
     /** One request; {@code json} null sends no body. */
     Response send(String method, String path, String json) throws IOException {
-        return send(method, path, json, "");
+        return send(method, path, json, "", token);
+    }
+
+    /** A POST with another bearer token than this connection's (a scanner's, say). */
+    Response postAs(String otherToken, String path, String json) throws IOException {
+        return send("POST", path, json, "", otherToken);
     }
 
     /** A PATCH of the resource at version {@code etag}. */
     Response patch(String path, String json, String etag) throws IOException {
-        return send("PATCH", path, json, "\r\nIf-Match: " + etag);
+        return send("PATCH", path, json, "\r\nIf-Match: " + etag, token);
     }
 
-    private Response send(String method, String path, String json, String moreHeaders) throws IOException {
+    private Response send(String method, String path, String json, String moreHeaders, String bearer)
+            throws IOException {
         byte[] body = json == null ? new byte[0] : json.getBytes(StandardCharsets.UTF_8);
         ByteArrayOutputStream request = new ByteArrayOutputStream(256 + body.length);
         request.writeBytes((method + " " + path + " HTTP/1.1\r\nHost: " + host + ":" + port
-                + "\r\nAuthorization: Bearer " + token + "\r\nContent-Type: application/json\r\nContent-Length: "
+                + "\r\nAuthorization: Bearer " + bearer + "\r\nContent-Type: application/json\r\nContent-Length: "
                 + body.length + (KEYS ? "\r\nIdempotency-Key: " + UUID.randomUUID() : "") + moreHeaders + "\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII));
         request.writeBytes(body);

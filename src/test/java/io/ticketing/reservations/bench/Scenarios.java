@@ -51,6 +51,8 @@ final class Scenarios {
             case "6" -> bestAvailable(admin);
             case "7" -> waitingRoom(admin, buyers, sql);
             case "8" -> offers(admin, sql);
+            case "C" -> CheckinScenarios.gates(admin, sql, false);
+            case "Ch" -> CheckinScenarios.gates(admin, sql, true);
             default -> {
                 if (scenario.startsWith("1+")) {
                     yield hotQuota(admin, buyers, sql, Integer.parseInt(scenario.substring(2)), 0, 0);

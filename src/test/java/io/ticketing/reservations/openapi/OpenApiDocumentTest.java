@@ -64,7 +64,7 @@ class OpenApiDocumentTest {
         assertThat(document.path("openapi").asText()).isEqualTo("3.0.3");
         JsonNode schemes = document.path("components").path("securitySchemes");
         assertThat(schemes.properties().stream().map(Map.Entry::getKey)).containsExactlyInAnyOrder("storefront",
-                "admin", "platform");
+                "checkin", "admin", "platform");
         schemes.forEach(scheme -> {
             assertThat(scheme.path("type").asText()).isEqualTo("http");
             assertThat(scheme.path("scheme").asText()).isEqualTo("bearer");

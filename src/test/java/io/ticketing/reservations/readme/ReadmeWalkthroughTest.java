@@ -28,6 +28,7 @@ class ReadmeWalkthroughTest {
     private static final String DATES = "## Dates, passes and bundles with `curl`";
     private static final String CHANNELS = "## A box office's share with `curl`";
     private static final String SEATING_PLAN = "## A seating plan with `curl`";
+    private static final String DOORS = "## At the doors with `curl`";
     private static final String WALKTHROUGH = "docs/walkthrough.md";
 
     @TestHTTPResource("/api/v1")
@@ -37,7 +38,7 @@ class ReadmeWalkthroughTest {
     void shouldRunTheReadmesWalkthroughTwiceInARow() throws Exception {
         assumeTrue(onPath("bash") && onPath("curl"), "the walkthrough needs bash and curl");
         String walkthrough = walkthrough(HEADING) + walkthrough(WAITING_LIST) + walkthrough(DATES)
-                + walkthrough(CHANNELS) + walkthrough(SEATING_PLAN);
+                + walkthrough(CHANNELS) + walkthrough(SEATING_PLAN) + walkthrough(DOORS);
         for (int run = 1; run <= 2; run++) {
             String output = runInBash(walkthrough);
             assertThat(output).as("run %d", run).contains("\"total\":\"187.00\"")
@@ -48,7 +49,8 @@ class ReadmeWalkthroughTest {
                     .contains("\"code\":\"date_required\"").contains("\"total\":\"37.00\"")
                     .contains("\"available_number\":6").contains("\"unused\":0")
                     .contains("\"channel\":\"desk-").contains("\"name\":\"Stalls, row 1, seat 2\"")
-                    .contains("\"code\":\"seat_in_use\"");
+                    .contains("\"code\":\"seat_in_use\"").contains("\"result\":\"already_inside\"")
+                    .contains("\"inside\":1");
         }
     }
 

@@ -15,7 +15,8 @@ import io.ticketing.reservations.waitinglist.Offers;
 /**
  * One sequence of random steps from one seed, on two fresh events ({@link PropertyEvents}), each step followed by the
  * {@link Oracle} on the event it acted on; it stops at the first broken promise. A step is drawn for either event
- * alike, so every flow meets every feature: dates, passes, bundles, seats, vouchers of every kind, waiting lists.
+ * alike, so every flow meets every feature: dates, passes, bundles, seats, vouchers of every kind, waiting lists,
+ * seating plans, scans at the doors.
  */
 final class PropertyRun {
 
@@ -29,6 +30,7 @@ final class PropertyRun {
     private final OrderChangeSteps changes;
     private final AdminSteps admin;
     private final SeatingPlanSteps seatingPlan;
+    private final CheckinSteps checkin;
     private final WaitingListSteps waitingList;
     private final PropertyEvent undated;
     private final PropertyEvent dated;
@@ -43,6 +45,7 @@ final class PropertyRun {
         this.changes = new OrderChangeSteps(random);
         this.admin = new AdminSteps(random);
         this.seatingPlan = new SeatingPlanSteps(random);
+        this.checkin = new CheckinSteps(random, sql);
         this.waitingList = new WaitingListSteps(random, offers);
         PropertyEvents events = new PropertyEvents(sql, random, locking);
         this.undated = events.undated();
@@ -104,10 +107,12 @@ final class PropertyRun {
             return admin.item(event);
         } else if (dice < 96) {
             return admin.date(event);
-        } else if (dice < 98) {
+        } else if (dice < 97) {
             return admin.seat(event);
+        } else if (dice < 98) {
+            return seatingPlan.replace(event);
         }
-        return seatingPlan.replace(event);
+        return checkin.scan(event);
     }
 
     private String changeOrder(PropertyEvent event) {

@@ -225,7 +225,8 @@ public final class Oracle {
     /**
      * The promises the event breaks right now: quotas used past their size (but those in {@code excused}, which an
      * admin shrank below what they hold), seats held twice or changed under their buyers,
-     * vouchers overused or miscounted, buyers past their limits, what a bundle brought left without it or missing.
+     * vouchers overused or miscounted, buyers past their limits, what a bundle brought left without it or missing,
+     * and check-in's promises ({@link CheckinOracle}).
      */
     public static List<String> brokenPromises(Sql sql, String event, Set<Long> excused) {
         List<String> broken = new ArrayList<>();
@@ -243,6 +244,7 @@ public final class Oracle {
                 .forEach(position -> broken.add(position + " outlived the bundle that brought it"));
         sql.rows(BUNDLES_INCOMPLETE, event)
                 .forEach(position -> broken.add(position + " lacks what its bundle brings"));
+        broken.addAll(CheckinOracle.brokenPromises(sql, event));
         return broken;
     }
 

@@ -46,7 +46,9 @@ public class OracleCheck implements QuarkusTestBeforeEachCallback, QuarkusTestAf
               UNION SELECT event_id FROM orders WHERE xmin::text::bigint >= ?1
               UNION SELECT o.event_id FROM order_positions p JOIN orders o ON o.id = p.order_id
                 WHERE p.xmin::text::bigint >= ?1
-              UNION SELECT event_id FROM waiting_list_entries WHERE xmin::text::bigint >= ?1)""";
+              UNION SELECT event_id FROM waiting_list_entries WHERE xmin::text::bigint >= ?1
+              UNION SELECT l.event_id FROM checkin_states s JOIN checkin_lists l ON l.id = s.list_id
+                WHERE s.xmin::text::bigint >= ?1)""";
 
     /** Quotas an admin changed (created ones have version 0) in the test. */
     private static final String QUOTAS_EDITED_SINCE = "SELECT id FROM quotas WHERE version > 0 AND xmin::text::bigint >= ?1";

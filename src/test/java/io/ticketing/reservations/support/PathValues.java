@@ -64,6 +64,8 @@ public final class PathValues {
         valid.values.put("entry", storefront().body(Map.of("item_id", soldOut, "email", "wait@example.com"))
                 .post("/api/v1/events/{event}/waiting_list", event).then().statusCode(201).extract().path("id"));
         valid.values.put("date", Long.toString(newDate(event, 4)));
+        valid.values.put("list", admin().body(Map.of("name", "Doors")).post("/api/v1/events/{event}/checkin_lists",
+                event).then().statusCode(201).extract().path("id").toString());
         valid.values.put("organizer", "default");
         valid.values.put("channel", "web");
         Api.channelToken("box-office");

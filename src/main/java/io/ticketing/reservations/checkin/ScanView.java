@@ -1,0 +1,27 @@
+package io.ticketing.reservations.checkin;
+
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+/** A scan's answer: its result, the ticket it found (never its secret), and the list it was scanned on. */
+public record ScanView(
+        @Schema(enumeration = {
+                "ok", "already_inside", "unpaid", "canceled", "not_on_list", "unknown"}) String result,
+        Position position, ListRef list){
+
+    /** The ticket scanned; null when no ticket of the event has the secret. */
+    @Schema(name = "ScannedTicket", nullable = true, description = "The ticket scanned, without its secret; null when the secret is unknown.")
+    public record Position(long id, String orderCode, long itemId, @Schema(nullable = true) String seatGuid,
+            @Schema(nullable = true) Long dateId) {
+
+        static Position of(CheckinRows.Ticket ticket) {
+            return ticket == null
+                    ? null
+                    : new Position(ticket.positionId(), ticket.orderCode(), ticket.itemId(), ticket.seatGuid(),
+                            ticket.dateId());
+        }
+    }
+
+    @Schema(name = "ScannedOnList")
+    public record ListRef(long id, String name) {
+    }
+}
