@@ -1,6 +1,7 @@
 -- Section 14: a ticket's secret, check-in lists, their scans and what they say of each position.
 
--- A ticket's secret: 244 random bits (two version-4 UUIDs, in core PostgreSQL), as 64 hexadecimal digits. The one
+-- Adding the column rewrites order_positions (its default is volatile) and builds the unique index under the table's
+-- lock: a release to roll out when sales are quiet. A ticket's secret: 244 random bits (two version-4 UUIDs, in core PostgreSQL), as 64 hexadecimal digits. The one
 -- place one is made: an order position's default (checkout, an order change's new positions) and a transfer.
 CREATE FUNCTION ticket_secret() RETURNS text LANGUAGE sql VOLATILE AS $$
     SELECT translate(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')
@@ -45,12 +46,14 @@ CREATE INDEX checkin_states_inside ON checkin_states (list_id) WHERE inside;
 CREATE INDEX checkin_states_position_inside ON checkin_states (position_id) WHERE inside;
 
 -- Every scan as it came, once per nonce and list: a scanner's retry or an offline queue's replay finds the first and
--- answers its result. seq is the state's seq an ok scan made. The secret is not kept: a scan names the position.
+-- answers its result. seq is the state's seq an ok scan made. The secret is not kept, only its SHA-256 (request_hash,
+-- with the type), so that a nonce sent again with another ticket is refused rather than answered another's scan.
 CREATE TABLE checkin_scans (
     id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     list_id     bigint      NOT NULL,
     nonce       text        NOT NULL CHECK (length(nonce) BETWEEN 1 AND 100),
     type        text        NOT NULL CHECK (type IN ('entry', 'exit')),
+    request_hash bytea      NOT NULL,
     position_id bigint,
     result      text        CHECK (result IN ('ok', 'already_inside', 'unpaid', 'canceled', 'not_on_list', 'unknown')),
     seq         bigint,

@@ -33,12 +33,13 @@ public class CheckinRows {
      * second judgement.
      */
     private static final String CLAIM_NONCE = """
-            INSERT INTO checkin_scans (list_id, nonce, type, scanned_at)
-            SELECT id, CAST(:nonce AS text), CAST(:type AS text), CAST(:scanned AS timestamptz)
+            INSERT INTO checkin_scans (list_id, nonce, type, scanned_at, request_hash)
+            SELECT id, CAST(:nonce AS text), CAST(:type AS text), CAST(:scanned AS timestamptz),
+              sha256(convert_to(CAST(:type AS text) || ' ' || CAST(:secret AS text), 'UTF8'))
             FROM checkin_lists WHERE id = :list AND event_id = :event
             ON CONFLICT (list_id, nonce) DO NOTHING RETURNING id""";
     private static final String TICKET_COLUMNS = """
-            p.id, o.code, p.item_id, coalesce(s.guid, p.pass_seat_guid), p.date_id""";
+            p.id, p.item_id, coalesce(s.guid, p.pass_seat_guid), p.date_id""";
     /** The ticket with this secret in the event, and its order's status; locked by {@link #ticketLock}. */
     private static final String TICKET = "SELECT " + TICKET_COLUMNS + """
             , o.status FROM order_positions p JOIN orders o ON o.id = p.order_id LEFT JOIN seats s ON s.id = p.seat_id
@@ -50,8 +51,13 @@ public class CheckinRows {
     private static final String STATE = """
             SELECT inside, entries FROM checkin_states
             WHERE list_id = :list AND position_id = (SELECT id FROM order_positions WHERE secret = :secret)""";
-    /** The first scan with the nonce, as it was answered, with its ticket as it is now. */
-    private static final String FIRST_SCAN = "SELECT sc.result, " + TICKET_COLUMNS + """
+    /**
+     * The first scan with the nonce, as it was answered, with its ticket as it is now, and whether it was of the same
+     * ticket and type as this one.
+     */
+    private static final String FIRST_SCAN = """
+            SELECT sc.request_hash = sha256(convert_to(CAST(:type AS text) || ' ' || CAST(:secret AS text), 'UTF8')),
+              sc.result, """ + TICKET_COLUMNS + """
              FROM checkin_scans sc LEFT JOIN order_positions p ON p.id = sc.position_id
               LEFT JOIN orders o ON o.id = p.order_id LEFT JOIN seats s ON s.id = p.seat_id
             WHERE sc.list_id = :list AND sc.nonce = :nonce""";
@@ -69,14 +75,16 @@ public class CheckinRows {
             UPDATE checkin_scans SET result = :result, position_id = :position WHERE id = :scan""";
     /**
      * A list's counts: the tickets valid on it (paid, and pending where it allows them; of its items, on its date or
-     * passes) and those inside now.
+     * passes) and those inside now, of the tickets that still exist (an order change may cancel one inside).
      */
     private static final String COUNTS = """
             SELECT (SELECT count(*) FROM order_positions p JOIN orders o ON o.id = p.order_id
                     WHERE o.event_id = :event AND (o.status = 'paid' OR o.status = 'pending' AND :pending)
                       AND (CAST(:items AS bigint[]) IS NULL OR p.item_id = ANY(CAST(:items AS bigint[])))
                       AND (CAST(:date AS bigint) IS NULL OR p.date_id = :date OR p.date_id IS NULL)),
-                   (SELECT count(*) FROM checkin_states WHERE list_id = :list AND inside)""";
+                   (SELECT count(*) FROM checkin_states s
+                    WHERE s.list_id = :list AND s.inside
+                      AND EXISTS (SELECT 1 FROM order_positions p WHERE p.id = s.position_id))""";
     private static final String DELETE_STATES = "DELETE FROM checkin_states WHERE list_id = :list";
     private static final String DELETE_SCANS = "DELETE FROM checkin_scans WHERE list_id = :list";
 
@@ -85,8 +93,8 @@ public class CheckinRows {
             boolean allowEntryAfterExit, String name) {
     }
 
-    /** A ticket as a scan answers it, without its secret; {@code status} its order's. */
-    record Ticket(long positionId, String orderCode, long itemId, String seatGuid, Long dateId, String status) {
+    /** A ticket as a scan judges it, without its secret; {@code status} its order's. */
+    record Ticket(long positionId, long itemId, String seatGuid, Long dateId, String status) {
     }
 
     /** Where a ticket stands on a list: never scanned is outside with no entry. */
@@ -100,8 +108,11 @@ public class CheckinRows {
             Optional<FirstScan> first) {
     }
 
-    /** A scan answered before: its result and its ticket (none for {@code unknown}). */
-    record FirstScan(String result, Optional<Ticket> ticket) {
+    /**
+     * A scan answered before: whether it was of the same ticket and type, its result and its ticket (none for
+     * {@code unknown}).
+     */
+    record FirstScan(boolean same, String result, Optional<Ticket> ticket) {
     }
 
     record Counts(long positions, long inside) {
@@ -128,17 +139,41 @@ public class CheckinRows {
                         Jdbc.nullableLong(row, 2), row.getBoolean(3),
                         row.getBoolean(4), row.getBoolean(5), row.getString(6))));
         Jdbc.Rows<Long> claimed = reads.add(jdbc.statement(CLAIM_NONCE).set("list", listId).set("event", eventId)
-                .set("nonce", nonce).set("type", type).set("scanned", scannedAt).reading(row -> row.getLong(1)));
-        Jdbc.Rows<Ticket> ticket = reads.add(jdbc.statement(TICKET + ticketLock()).set("secret", secret)
-                .set("event", eventId).reading(row -> ticket(row, 0, row.getString(6))));
-        Jdbc.Rows<State> state = reads.add(jdbc.statement(STATE).set("list", listId).set("secret", secret)
-                .reading(row -> new State(row.getBoolean(1), row.getInt(2))));
+                .set("nonce", nonce).set("type", type).set("scanned", scannedAt).set("secret", secret)
+                .reading(row -> row.getLong(1)));
+        Jdbc.Rows<Ticket> ticket = reads.add(ticketQuery(eventId, secret));
+        Jdbc.Rows<State> state = reads.add(stateQuery(listId, secret));
         Jdbc.Rows<FirstScan> first = reads.add(jdbc.statement(FIRST_SCAN).set("list", listId).set("nonce", nonce)
-                .reading(row -> new FirstScan(row.getString(1),
-                        row.getObject(2) == null ? Optional.empty() : Optional.of(ticket(row, 1, null)))));
+                .set("type", type).set("secret", secret)
+                .reading(row -> new FirstScan(row.getBoolean(1), row.getString(2),
+                        row.getObject(3) == null ? Optional.empty() : Optional.of(ticket(row, 2, null)))));
         reads.send();
         return new Read(list.first(), claimed.first().orElse(null), ticket.first(),
                 state.first().orElse(State.NEVER_SCANNED), first.first());
+    }
+
+    /**
+     * The ticket and where it stands, looked for once more. An order change writes a changed position anew under its
+     * id and secret: a scan that waited for the change's lock finds the old row gone, and only a statement begun after
+     * the change committed sees the new one.
+     */
+    Optional<Read> readAgain(long listId, Read read, long eventId, String secret) {
+        Jdbc.RoundTrip reads = jdbc.roundTrip();
+        Jdbc.Rows<Ticket> ticket = reads.add(ticketQuery(eventId, secret));
+        Jdbc.Rows<State> state = reads.add(stateQuery(listId, secret));
+        reads.send();
+        return ticket.first().map(found -> new Read(read.list(), read.scanId(), Optional.of(found),
+                state.first().orElse(State.NEVER_SCANNED), read.first()));
+    }
+
+    private Jdbc.Query<Ticket> ticketQuery(long eventId, String secret) {
+        return jdbc.statement(TICKET + ticketLock()).set("secret", secret).set("event", eventId)
+                .reading(row -> ticket(row, 0, row.getString(5)));
+    }
+
+    private Jdbc.Query<State> stateQuery(long listId, String secret) {
+        return jdbc.statement(STATE).set("list", listId).set("secret", secret)
+                .reading(row -> new State(row.getBoolean(1), row.getInt(2)));
     }
 
     /** Records the scan's result; an ok one changes the ticket's state on the list in the same statement. */
@@ -165,7 +200,7 @@ public class CheckinRows {
     }
 
     private static Ticket ticket(ResultSet row, int from, String status) throws SQLException {
-        return new Ticket(row.getLong(from + 1), row.getString(from + 2), row.getLong(from + 3),
-                row.getString(from + 4), Jdbc.nullableLong(row, from + 5), status);
+        return new Ticket(row.getLong(from + 1), row.getLong(from + 2), row.getString(from + 3),
+                Jdbc.nullableLong(row, from + 4), status);
     }
 }

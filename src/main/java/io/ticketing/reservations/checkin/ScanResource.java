@@ -11,12 +11,16 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.extensions.Extension;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.event.EventService;
+import io.ticketing.reservations.openapi.ApiDocs;
+import io.ticketing.reservations.problem.Problem;
 
 /**
  * Scans (contract section 14). Not {@code Idempotent}: the scan's {@code nonce} is its idempotency key, kept with the
@@ -39,6 +43,8 @@ public class ScanResource {
 
     @Operation(operationId = "scanTicket", summary = "Scan a ticket at a gate: entry or exit, judged once per nonce")
     @APIResponseSchema(value = ScanView.class, responseCode = "201", responseDescription = "The scan's result; only ok changed anything")
+    @APIResponse(responseCode = "409", description = "The nonce was sent before on this list with another ticket or type.", extensions = @Extension(name = ApiDocs.CODES, value = "nonce_reused"))
+    @Produces({MediaType.APPLICATION_JSON, Problem.MEDIA_TYPE})
     @POST
     public Response scan(@PathParam("event") String slug, @PathParam("list") long listId,
             @Valid @NotNull ScanRequest request) {

@@ -16,13 +16,17 @@ final class ScanRules {
     }
 
     /**
-     * {@code ticket} null: no ticket has the secret (or it was transferred since). An exit is always ok for a valid
-     * ticket, inside or not, as in pretix: a gate letting someone out is never refused. Re-entry that the list does not
+     * {@code ticket} null: no ticket has the secret. An exit is ok for any ticket of the event, inside or not, as in
+     * pretix: a gate letting someone out is never refused, even when the order was canceled, or the list changed, while
+     * its holder was inside, who would otherwise count as inside for good. Re-entry that the list does not
      * allow is {@code already_inside}: the ticket was used, and section 14's results have no other name for it.
      */
     static String judge(ListRules list, Ticket ticket, State state, boolean entering) {
         if (ticket == null) {
             return "unknown";
+        }
+        if (!entering) {
+            return OK;
         }
         if (!ticket.status().equals("pending") && !ticket.status().equals("paid")) {
             return "canceled";
@@ -34,7 +38,7 @@ final class ScanRules {
         if (ticket.status().equals("pending") && !list.allowPending()) {
             return "unpaid";
         }
-        if (!entering || list.allowMultipleEntries()) {
+        if (list.allowMultipleEntries()) {
             return OK;
         }
         if (state.inside() || state.entries() > 0 && !list.allowEntryAfterExit()) {

@@ -8,16 +8,18 @@ public record ScanView(
                 "ok", "already_inside", "unpaid", "canceled", "not_on_list", "unknown"}) String result,
         Position position, ListRef list){
 
-    /** The ticket scanned; null when no ticket of the event has the secret. */
+    /**
+     * The ticket scanned; null when no ticket of the event has the secret. Not its order's code, which reads the order
+     * and so every ticket's secret in it: a scanner's token must not lead there.
+     */
     @Schema(name = "ScannedTicket", nullable = true, description = "The ticket scanned, without its secret; null when the secret is unknown.")
-    public record Position(long id, String orderCode, long itemId, @Schema(nullable = true) String seatGuid,
+    public record Position(long id, long itemId, @Schema(nullable = true) String seatGuid,
             @Schema(nullable = true) Long dateId) {
 
         static Position of(CheckinRows.Ticket ticket) {
             return ticket == null
                     ? null
-                    : new Position(ticket.positionId(), ticket.orderCode(), ticket.itemId(), ticket.seatGuid(),
-                            ticket.dateId());
+                    : new Position(ticket.positionId(), ticket.itemId(), ticket.seatGuid(), ticket.dateId());
         }
     }
 

@@ -31,7 +31,8 @@ import io.ticketing.reservations.seating.SeatingPlanService;
 public class DateService {
 
     /**
-     * A date is in use while a quota, seat or voucher belongs to it, or a live hold or any order position names it.
+     * A date is in use while a quota, seat or voucher belongs to it, or a live hold, any order position or a check-in
+     * list names it.
      * The seating plan's seats on it (contract section 13) go with it, unless a voucher is bound to one.
      */
     private static final String IN_USE = """
@@ -40,7 +41,8 @@ public class DateService {
                 OR EXISTS (SELECT 1 FROM vouchers v JOIN seats s ON s.id = v.seat_id WHERE s.date_id = :id)
                 OR EXISTS (SELECT 1 FROM vouchers WHERE date_id = :id)
                 OR EXISTS (SELECT 1 FROM cart_positions WHERE date_id = :id AND expires >= now())
-                OR EXISTS (SELECT 1 FROM order_positions WHERE date_id = :id)""";
+                OR EXISTS (SELECT 1 FROM order_positions WHERE date_id = :id)
+                OR EXISTS (SELECT 1 FROM checkin_lists WHERE date_id = :id)""";
 
     private final DatePrices prices;
     private final Jdbc jdbc;
@@ -113,8 +115,8 @@ public class DateService {
     public void delete(Event event, long dateId) {
         EventDate date = date(event, dateId);
         if (jdbc.statement(IN_USE).set("id", date.id).list(row -> row.getBoolean(1)).get(0)) {
-            throw new InUseException("Date " + date.id + " has quotas, seats or vouchers of its own, or was held or"
-                    + " sold; deactivate it instead (PATCH with \"active\": false).");
+            throw new InUseException("Date " + date.id + " has quotas, seats or vouchers of its own, was held or"
+                    + " sold, or a check-in list names it; deactivate it instead (PATCH with \"active\": false).");
         }
         expiredHolds.deleteOf(ExpiredHolds.Of.DATE, date.id);
         seating.unseatDate(date.id);

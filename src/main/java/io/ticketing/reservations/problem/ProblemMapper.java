@@ -95,7 +95,8 @@ public class ProblemMapper {
     public Response forbidden(ForbiddenException e) {
         return respond(new ApiException(403, "forbidden", "Forbidden",
                 "This token's scope does not allow this request; storefront tokens may only read availability,"
-                        + " hold, release, check out and read an order."));
+                        + " hold, release, check out and read an order; checkin tokens may only scan and read"
+                        + " check-in lists."));
     }
 
     /** Two admins changed the same resource at once; the later flush lost. */

@@ -107,6 +107,48 @@ class CheckinTest {
     }
 
     @Test
+    void aTicketInsideCanAlwaysLeaveAndANonceCannotBeReusedForAnotherTicket() {
+        String event = newEvent("gate-leave");
+        long ticket = newItem(event, "Ticket", "10");
+        newQuota(event, 10, List.of(ticket));
+        String code = Gates.sold(event, ticket, null, 2, true);
+        List<String> secrets = secrets(event, code);
+        long list = newList(event, Map.of("name", "Doors"));
+        assertThat(scanned(event, list, secrets.get(0), "entry", "l1")).isEqualTo("ok");
+        assertThat(scanned(event, list, secrets.get(1), "entry", "l2")).isEqualTo("ok");
+        admin().post("/api/v1/events/{event}/orders/{code}/cancel", event, code).then().statusCode(200);
+        assertThat(scanned(event, list, secrets.get(0), "entry", "l3")).isEqualTo("canceled");
+        assertThat(scanned(event, list, secrets.get(0), "exit", "l4")).as("leaving after a cancel").isEqualTo("ok");
+        assertThat(inside(event, list)).isEqualTo(1);
+
+        scan(ADMIN, event, list, secrets.get(1), "exit", "l1").then().statusCode(409)
+                .contentType("application/problem+json").body("code", equalTo("nonce_reused"));
+        assertThat(inside(event, list)).as("the reused nonce changed nothing").isEqualTo(1);
+        assertThat(sql.number("SELECT count(*) FROM checkin_scans WHERE list_id = ?1", list)).isEqualTo(4);
+    }
+
+    @Test
+    void aPositionCanceledInsideLeavesTheCountAndADateWithAListStays() {
+        String event = newEvent("gate-change");
+        long ticket = newItem(event, "Ticket", "10");
+        long day = newDate(event, 6);
+        newQuotaOn(event, day, 10, List.of(ticket));
+        String code = Gates.sold(event, ticket, day, 2, true);
+        long list = newList(event, Map.of("name", "Day", "date_id", day));
+        List<String> secrets = secrets(event, code);
+        assertThat(scanned(event, list, secrets.get(0), "entry", "c1")).isEqualTo("ok");
+        assertThat(scanned(event, list, secrets.get(1), "entry", "c2")).isEqualTo("ok");
+        long first = io.ticketing.reservations.support.Api.order(event, code).getLong("positions[0].id");
+        changeOrder(event, code, "1", List.of(Map.of("op", "cancel_position", "position_id", first))).then()
+                .statusCode(200);
+        assertThat(inside(event, list)).isEqualTo(1);
+        long quiet = newDate(event, 7);
+        newList(event, Map.of("name", "Quiet day", "date_id", quiet));
+        admin().delete("/api/v1/events/{event}/dates/{date}", event, quiet).then().statusCode(409)
+                .body("code", equalTo("in_use"));
+    }
+
+    @Test
     void aCheckinTokenScansAndReadsListsOnlyOnItsEvents() {
         String event = newEvent("gate-token");
         String other = newEvent("gate-token-other");
