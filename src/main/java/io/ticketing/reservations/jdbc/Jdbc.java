@@ -53,7 +53,7 @@ public class Jdbc {
         }
     }
 
-    private static final Pattern PARAMETER = Pattern.compile("(?<![:\\w]):([a-z_]+)");
+    private static final Pattern PARAMETER = Pattern.compile("(?<![:\\w]):([A-Za-z_][A-Za-z0-9_]*)");
 
     /** The SQL with {@code ?} for each named parameter, and the names in order. */
     private record Positional(String sql, List<String> names) {

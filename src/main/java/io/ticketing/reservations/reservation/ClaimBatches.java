@@ -14,6 +14,7 @@ import jakarta.ws.rs.core.Response;
 
 import org.jboss.logging.Logger;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.ticketing.reservations.idempotency.KeyedRequest;
@@ -107,6 +108,7 @@ public class ClaimBatches {
     private final ReservationConfig config;
     private final ReservationCheckpoints checkpoints;
     private final DistributionSummary sizes;
+    private final Counter rerunAlone;
 
     ClaimBatches(AdvisoryLocks locks, DurableTransactions transactions, KeysInBatches keys, ReservationConfig config,
             ReservationCheckpoints checkpoints, MeterRegistry meters) {
@@ -117,6 +119,10 @@ public class ClaimBatches {
         this.checkpoints = checkpoints;
         this.sizes = DistributionSummary.builder("inventory.claims.batch.size")
                 .description("Requests decided together in one durable transaction").register(meters);
+        this.rerunAlone = Counter.builder("inventory.claims.batch.rerun")
+                .description("Batches that failed as a whole before their commit, each request run again alone: a"
+                        + " batch that always fails sells as slowly as no batching, and answers all the same")
+                .register(meters);
     }
 
     /**
@@ -214,10 +220,12 @@ public class ClaimBatches {
                     : Decided.alone()));
         } catch (FailedBeforeCommit | InventoryChanged failed) {
             LOG.debugf(failed, "a batch of %d claims failed; each runs again alone", batch.size());
+            rerunAlone.increment();
             batch.forEach(waiting -> waiting.decided(Decided.alone()));
         } catch (RuntimeException failed) {
             // A row the batch refers to went under it, each time it ran (a seat a seating plan dropped): each request,
             // read again alone, is answered as things now are, and no other pays for it.
+            rerunAlone.increment();
             batch.forEach(waiting -> waiting.decided(InventoryChanged.isCause(failed)
                     ? Decided.alone()
                     : Decided.failed(failed)));

@@ -33,7 +33,7 @@ class ReservationReads {
 
     /**
      * {@link #TAKEN_SEATS} for a batch of buyers, each the index of its request: {@code :claimants} and {@code :seats}
-     * pair each request with a seat it claims, {@code :voucherClaimants} and {@code :vouchers} with a voucher it uses.
+     * pair each request with a seat it claims, {@code :voucher_claimants} and {@code :vouchers} with a voucher it uses.
      * One statement for the whole batch, for the reason {@link #MOVED_SEATS} gives. The seats are found by
      * {@code s.id = ANY(:seats)}, not only by the join: the plan PostgreSQL keeps for it (a generic one) then reads them
      * by their index, where the join alone, ten rows to it, made it read every seat of the table and probe each
@@ -44,7 +44,7 @@ class ReservationReads {
             FROM seats s JOIN unnest(CAST(:claimants AS int[]), CAST(:seats AS bigint[])) AS w (claimant, seat)
               ON w.seat = s.id
             WHERE s.id = ANY(:seats) AND """ + SeatHolds.unavailableUnless("""
-            NOT EXISTS (SELECT 1 FROM unnest(CAST(:voucherClaimants AS int[]), CAST(:vouchers AS bigint[]))
+            NOT EXISTS (SELECT 1 FROM unnest(CAST(:voucher_claimants AS int[]), CAST(:vouchers AS bigint[]))
                           AS u (claimant, voucher) WHERE u.claimant = w.claimant AND u.voucher = v.id)""");
 
     /**
@@ -124,7 +124,7 @@ class ReservationReads {
         }));
         return jdbc.statement(TAKEN_SEATS_OF_BATCH).set("claimants", claimants.toArray(Integer[]::new))
                 .set("seats", seats.toArray(Long[]::new)).set("own", new Long[0])
-                .set("voucherClaimants", voucherClaimants.toArray(Integer[]::new))
+                .set("voucher_claimants", voucherClaimants.toArray(Integer[]::new))
                 .set("vouchers", vouchers.toArray(Long[]::new))
                 .reading(row -> new TakenSeat(row.getInt(1), row.getLong(2)));
     }

@@ -33,6 +33,7 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -97,8 +98,12 @@ class CombinedClaimsTest {
         Oracle.assertNeverOversold(sql, event);
     }
 
+    @Inject
+    MeterRegistry meters;
+
     @Test
     void oneSeatOneVoucherAndOneBuyersLimitHoldInsideOneBatch() throws Exception {
+        double rerunBefore = meters.counter("inventory.claims.batch.rerun").count();
         String event = newEvent("batch-mixed");
         long seated = newSeatedItem(event, "Seat", "50");
         long ticket = newItem(event, "Ticket", "10");
@@ -124,6 +129,8 @@ class CombinedClaimsTest {
         assertThat(Crowd.count(outcomes.subList(12, 18), 201)).as("the buyer's tickets").isEqualTo(2);
         assertThat(Crowd.count(outcomes.subList(12, 18), "buyer_limit")).isEqualTo(4);
         assertThat(heldIn(event)).isEqualTo(6);
+        assertThat(meters.counter("inventory.claims.batch.rerun").count())
+                .as("decided in the batch, not each request again alone after it failed").isEqualTo(rerunBefore);
         Oracle.assertNeverOversold(sql, event);
     }
 
