@@ -1,8 +1,9 @@
 -- Section 14: a ticket's secret, check-in lists, their scans and what they say of each position.
 
--- Adding the column rewrites order_positions (its default is volatile) and builds the unique index under the table's
--- lock: a release to roll out when sales are quiet. A ticket's secret: 244 random bits (two version-4 UUIDs, in core PostgreSQL), as 64 hexadecimal digits. The one
--- place one is made: an order position's default (checkout, an order change's new positions) and a transfer.
+-- A ticket's secret: 244 random bits (two version-4 UUIDs, in core PostgreSQL), as 64 hexadecimal digits. The one
+-- place one is made: an order position's default (checkout, an order change's new positions). Adding the column
+-- rewrites order_positions (its default is volatile) and builds the unique index under the table's lock: a release
+-- to roll out when sales are quiet.
 CREATE FUNCTION ticket_secret() RETURNS text LANGUAGE sql VOLATILE AS $$
     SELECT translate(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')
 $$;

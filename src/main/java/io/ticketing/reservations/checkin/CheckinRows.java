@@ -16,9 +16,9 @@ import io.ticketing.reservations.jdbc.Jdbc;
  *
  * <p>The position's row lock ({@link #ticketLock}) is what makes a ticket enter once at a time: scans of one ticket
  * at any number of gates, on any list, run one after the other, each reading the state the one before it left, as
- * pretix's check-in locks the position. A transfer, which gives the position a new secret, takes the same row lock, so
- * a scan sees the ticket before or after it. Nothing else is locked: scans of different tickets never wait for each
- * other, and never for a sale.
+ * pretix's check-in locks the position. A flow that gives a position a new secret (a transfer, contract section 14)
+ * must take the same row lock, so that a scan sees the ticket before or after it. Nothing else is locked: scans of
+ * different tickets never wait for each other, and never for a sale.
  */
 @ApplicationScoped
 public class CheckinRows {
