@@ -51,10 +51,12 @@ public class OrderResource {
     private final OrderSearch search;
     private final WaitingRoom waitingRoom;
     private final OrderChanges changes;
+    private final Transfers transfers;
 
     OrderResource(EventService events, OrderService orders, OrderSearch search, WaitingRoom waitingRoom,
-            OrderChanges changes) {
+            OrderChanges changes, Transfers transfers) {
         this.changes = changes;
+        this.transfers = transfers;
         this.waitingRoom = waitingRoom;
         this.events = events;
         this.orders = orders;
@@ -124,6 +126,21 @@ public class OrderResource {
         Event event = events.get(slug);
         return withVersion(orders.view(event,
                 changes.change(event, code, IfMatch.required(request, ifMatch), operations)));
+    }
+
+    @Operation(operationId = "transferPosition", summary = "Give a position (and what its bundle brought) to another buyer", description = "The position leaves its order for a new order of the receiver, in the same status, payment deadline and channel, keeping its item, seat, date, voucher and price, with a new secret: the old ticket no longer scans. Nothing is consumed again; only the receiver's per-buyer limits are locked and checked.")
+    @APIResponseSchema(value = OrderView.class, responseCode = "200", responseDescription = "The receiver's new order")
+    @APIResponse(responseCode = "403", description = "A buyer_token that is not valid for this event now.", extensions = @Extension(name = ApiDocs.CODES, value = "buyer_unverified"))
+    @APIResponse(responseCode = "409", description = "The position is inside the venue, came with a bundle, or its order is not pending or paid; or the receiver would pass a per-buyer limit.", extensions = @Extension(name = ApiDocs.CODES, value = "position_inside position_bundled order_state buyer_required buyer_limit"))
+    @TakesLocks
+    @POST
+    @Path("/{code}/positions/{position}/transfer")
+    @RolesAllowed(Roles.ADMIN)
+    @SecurityRequirement(name = Roles.ADMIN)
+    public Response transfer(@PathParam("event") String slug, @PathParam("code") String code,
+            @PathParam("position") long position, @Valid @NotNull TransferRequest receiver) {
+        Event event = events.get(slug);
+        return withVersion(orders.view(event, transfers.transfer(event, code, position, receiver)));
     }
 
     @Operation(operationId = "markOrderPaid", summary = "Mark a pending (or expired, if still free) order paid")

@@ -46,6 +46,14 @@ public final class Reservation {
     private final int firstNew;
     /** What the caller holds already ({@link Reservations#reserveChosen}), or null: this reservation locks. */
     private final AdvisoryLocks.Held held;
+    /**
+     * A transfer ({@link Reservations#reserveTransfer}): the claims are positions sold already, freed and written
+     * again as they are, so no sale rule is judged again and no quota, seat or voucher grows; only the holder's
+     * limits can.
+     */
+    boolean sold;
+    /** Of a transfer: the holder is the buyer the positions count for already, so not even its limits grow. */
+    boolean countedForHolder;
     private ReservationReads.Before read;
 
     Reservation(Reservations engine, long eventId, List<Claim> claims, List<Claim> freed, List<Claim> usesKept,
@@ -136,11 +144,11 @@ public final class Reservation {
             List<Membership> membershipsBefore = read.memberships();
             Instant now = engine.deadlines.now();
             List<Claim> toWrite = expanded(itemsById);
-            ClaimRules.checkRules(toWrite, itemsById, seats, vouchers, membershipsBefore, read.dates(),
-                    holder.channel(),
-                    now);
-
-            boolean limited = ReservationChecks.checkBuyerKnown(toWrite, itemsById, buyer);
+            if (!sold) {
+                ClaimRules.checkRules(toWrite, itemsById, seats, vouchers, membershipsBefore, read.dates(),
+                        holder.channel(), now);
+            }
+            boolean limited = !countedForHolder && ReservationChecks.checkBuyerKnown(toWrite, itemsById, buyer);
             Set<LockTarget> locked = ReservationChecks.objectsToLock(toWrite, freed, usesKept, itemsById, seats,
                     vouchers,
                     membershipsBefore, now);
@@ -192,7 +200,7 @@ public final class Reservation {
                                 takenSeats == null ? null : takenSeats.first().orElse(null),
                                 usesLeft == null ? Map.of() : ReservationChecks.Left.byId(usesLeft.all()),
                                 heldByBuyer == null ? null : ReservationChecks.Left.byId(heldByBuyer.all())),
-                        holder.channel(), now, holding);
+                        holder.channel(), now, holding, sold);
             } catch (ReservationConflict refused) {
                 // Decided too: a race holds a refusal as it holds a success, or waits for a racer already gone.
                 engine.checkpoints.afterChecks(eventId, 1);

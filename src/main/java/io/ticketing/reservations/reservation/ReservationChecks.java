@@ -154,10 +154,10 @@ final class ReservationChecks {
      * {@code channel}, its allotment there first (contract section 12).
      */
     private static void checkQuotas(List<Claim> claims, Map<Long, ItemForSale> items, Map<Long, Voucher> vouchers,
-            List<CountedQuota> quotas, String channel, Instant now, AdvisoryLocks.Held held) {
+            List<CountedQuota> quotas, String channel, Instant now, AdvisoryLocks.Held held, boolean sold) {
         Map<CountedQuota, List<ItemForSale>> wanted = new LinkedHashMap<>();
         for (Claim claim : claims) {
-            if (quotasOf(claim, items, quotas).isEmpty()) {
+            if (!sold && quotasOf(claim, items, quotas).isEmpty()) {
                 throw ReservationConflict.notOnSale(items.get(claim.itemId()));
             }
             quotasGrownBy(claim, items, vouchers, quotas, now)
@@ -194,12 +194,13 @@ final class ReservationChecks {
      * claims grow has room for them in what is left for the buyer's {@code channel}; no seat they take is taken ({@code left.takenSeat}: one that is, or null); each
      * voucher has the uses they take more of it ({@code moreUses}, against {@code left.usesLeft}); the buyer stays
      * within its limits ({@code left.heldByBuyer}: what it holds per item, or null where no limit applies). Throws the
-     * refusal in the contract's words.
+     * refusal in the contract's words. {@code sold}: the claims are positions sold already that change hands (a
+     * transfer), whose items need not be on sale any more.
      */
     static void checkFits(List<Claim> claims, Map<Long, ItemForSale> items, Map<Long, Seat> seats,
             Map<Long, Voucher> vouchers, Map<Long, Long> moreUses, Left left, String channel, Instant now,
-            AdvisoryLocks.Held held) {
-        checkQuotas(claims, items, vouchers, left.quotas(), channel, now, held);
+            AdvisoryLocks.Held held, boolean sold) {
+        checkQuotas(claims, items, vouchers, left.quotas(), channel, now, held, sold);
         if (left.takenSeat() != null) {
             throw ReservationConflict.seatUnavailable(seats.get(left.takenSeat()));
         }

@@ -147,8 +147,15 @@ public class ReservationConflict extends ApiException {
     public static ReservationConflict bundled(long positionId, long bundlePositionId) {
         return new ReservationConflict("position_bundled",
                 "Position " + positionId + " came with bundle position " + bundlePositionId
-                        + "; remove or cancel the bundle position instead.")
+                        + "; remove, change, cancel or transfer the bundle position instead.")
                 .and("position_id", positionId).and("bundled_in", bundlePositionId);
+    }
+
+    /** A ticket inside the venue keeps its holder until it is scanned out (contract section 14). */
+    public static ReservationConflict positionInside(long positionId) {
+        return new ReservationConflict("position_inside", "Position " + positionId
+                + " is inside the venue on a check-in list; it can change hands once it has been scanned out.")
+                .and("position_id", positionId);
     }
 
     static ReservationConflict noActiveDate(ItemForSale item) {

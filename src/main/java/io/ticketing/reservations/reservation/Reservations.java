@@ -32,7 +32,8 @@ import io.ticketing.reservations.problem.InventoryChanged;
  * <ul>
  * <li>add to cart: the new positions;</li>
  * <li>extend a cart, check out: the cart's positions that expired or are about to (the rest keep their hold);</li>
- * <li>mark an expired order paid: all its positions.</li>
+ * <li>mark an expired order paid: all its positions;</li>
+ * <li>transfer positions to another buyer: nothing but the receiver's limits ({@link #reserveTransfer}).</li>
  * </ul>
  * For each claim that is its item's finite quotas (but those its voucher blocks in, where the voucher holds that
  * capacity already: contract section 1), its seat and its voucher; and the buyer, once, when a per-buyer limit applies to any
@@ -143,6 +144,23 @@ public class Reservations {
                 vouchers, 0, null);
         change.freeing.addAll(freeing);
         return readThenReserve(change, holder, write);
+    }
+
+    /**
+     * A transfer's reservation (contract section 14): positions sold already ({@code moved}, each as
+     * {@link HeldPosition#claim} gives it) change hands, to an order of {@code receiver}, written by {@code write}.
+     * Judged by the same rule as every change: each is freed and taken again in one count, so no quota, seat or voucher
+     * grows and none is locked, and no sale rule is judged again (the item may be off sale, its date past); what can
+     * grow is what the receiver holds, so its limits are locked and checked as a cart's, unless it is {@code sender},
+     * the buyer they count for already.
+     */
+    public <T> List<T> reserveTransfer(long eventId, Holder receiver, Holder sender, List<Claim> moved,
+            Function<List<Claim>, Jdbc.Query<T>> write) {
+        Reservation transfer = new Reservation(this, eventId, moved, moved, moved, List.of(), seatsOf(eventId, moved),
+                EventOwnedEntity.byIds(Voucher.class, eventId, ids(moved, Claim::voucherId)), moved.size(), null);
+        transfer.sold = true;
+        transfer.countedForHolder = Objects.equals(receiver.buyer(), sender.buyer());
+        return readThenReserve(transfer, receiver, write);
     }
 
     /** A reservation with the claims' seats (a pass's on every date) and vouchers read by id. */

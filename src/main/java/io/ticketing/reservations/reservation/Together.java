@@ -183,7 +183,7 @@ public final class Together {
                                 .map(quota -> quota.holdingMore(quotaTaken.getOrDefault(quota.id(), Map.of())))
                                 .toList(),
                                 takenSeat, usesLeftNow, heldOfBuyer),
-                        holders.get(i).channel(), now, held);
+                        holders.get(i).channel(), now, held, false);
             } catch (ReservationConflict refused) {
                 outcome.set(i, engine.counted(refused));
                 continue;

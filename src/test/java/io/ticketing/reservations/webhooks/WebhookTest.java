@@ -115,6 +115,29 @@ class WebhookTest {
                 "%" + code + "%")).isEqualTo(3);
     }
 
+    /** A ticket that changed hands: the receiver's new order, the order it left, and no ticket's secret. */
+    @Test
+    void aTransferReachesTheReceiverWithBothOrdersAndNoSecret() throws Exception {
+        String event = newEvent("hooks-transfer");
+        long item = newItem(event, "Ticket", "25.00");
+        newQuota(event, 10, List.of(item));
+        String code = placeOrder(event, item);
+        long position = storefront().get("/api/v1/events/{event}/orders/{code}", event, code).then().extract()
+                .jsonPath().getLong("positions[0].id");
+        var received = admin().body(Map.of("email", "grace@example.com"))
+                .post("/api/v1/events/{event}/orders/{code}/positions/{position}/transfer", event, code, position)
+                .then().statusCode(200).extract();
+
+        JsonNode data = JSON.readTree(awaitDelivered("order.position_transferred", code).body()).get("data");
+        assertThat(data.get("from_order").asText()).isEqualTo(code);
+        assertThat(data.get("positions").get(0).asLong()).isEqualTo(position);
+        assertThat(data.get("order").get("code").asText()).isEqualTo(received.path("code"));
+        assertThat(data.get("order").get("email").asText()).isEqualTo("grace@example.com");
+        assertThat(data.get("order").get("positions").get(0).get("secret").isNull()).isTrue();
+        assertThat(sql.number("SELECT count(*) FROM webhook_messages WHERE strpos(body, ?1) > 0",
+                received.<String>path("positions[0].secret"))).isZero();
+    }
+
     /** The shop mails the buyer its offer: the webhook carries the entry as its GET shows it, with the offer. */
     @Test
     void anOfferFromTheWaitingListReachesTheReceiverWithItsVoucher() throws Exception {
