@@ -50,13 +50,13 @@ class TransferTest {
     }
 
     /** An order of the cart's positions, paid. */
-    private static String paidOrder(String event, String cart) {
+    static String paidOrder(String event, String cart) {
         String code = checkout(event, cart).then().statusCode(201).extract().path("code");
         admin().post(ORDER + "/mark_paid", event, code).then().statusCode(200);
         return code;
     }
 
-    private static String paidOrderOf(String event, Map<String, Object> position) {
+    static String paidOrderOf(String event, Map<String, Object> position) {
         String cart = newCart(event);
         addToCart(event, cart, position).then().statusCode(201);
         return paidOrder(event, cart);

@@ -36,13 +36,16 @@ final class OrderChangeSteps {
         // What a bundle brought changes only with its bundle: the operations name the others.
         List<Map<String, Object>> own = positions.stream().filter(position -> position.get("bundled_in") == null)
                 .toList();
-        List<Map<String, Object>> operations = switch (random.nextInt(6)) {
-            case 0 -> swap(event, any(own));
-            case 1 -> List.of(changeItem(event, any(own)));
-            case 2 -> List.of(changeSeat(event, any(own)));
-            case 3 -> moreWithItsVoucher(event, order.jsonPath());
-            default -> mixed(event, own);
-        };
+        // An order whose positions were all transferred away (contract section 14) can only grow again.
+        List<Map<String, Object>> operations = own.isEmpty()
+                ? moreWithItsVoucher(event, order.jsonPath())
+                : switch (random.nextInt(6)) {
+                    case 0 -> swap(event, any(own));
+                    case 1 -> List.of(changeItem(event, any(own)));
+                    case 2 -> List.of(changeSeat(event, any(own)));
+                    case 3 -> moreWithItsVoucher(event, order.jsonPath());
+                    default -> mixed(event, own);
+                };
         return call("change order " + operations, admin().header("If-Match", order.header("ETag"))
                 .body(Map.of("operations", operations)).post(PATH + "/orders/{code}/changes", event.slug, code));
     }

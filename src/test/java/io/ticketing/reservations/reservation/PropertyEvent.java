@@ -2,6 +2,7 @@ package io.ticketing.reservations.reservation;
 
 import static io.restassured.RestAssured.given;
 import static io.ticketing.reservations.support.Api.admin;
+import static io.ticketing.reservations.support.Api.buyerToken;
 import static io.ticketing.reservations.support.Api.storefront;
 
 import java.util.ArrayList;
@@ -51,7 +52,10 @@ final class PropertyEvent {
     final List<String> carts = new ArrayList<>();
     final List<String> orders = new ArrayList<>();
     final List<String> entries = new ArrayList<>();
+    /** How many buyers the carts open for, and transfers give to: {@link #fan}. */
+    static final int FANS = 3;
     private final Random random;
+    private final Map<String, String> buyerTokens = new HashMap<>();
     private String boxOfficeToken;
     private final Sql sql;
 
@@ -68,6 +72,11 @@ final class PropertyEvent {
         this.bundledCount = bundledCount;
         this.passes = passes;
         this.seated = seated;
+    }
+
+    /** The buyer id of fan {@code number}. */
+    static String fan(int number) {
+        return "fan-" + number;
     }
 
     boolean dated() {
@@ -202,25 +211,37 @@ final class PropertyEvent {
 
     /** A third of the carts open at the box office (contract section 12), whose items the admin may limit. */
     String newCart() {
-        return newCart(random.nextInt(3) == 0);
+        return newCart(random.nextInt(3) == 0, false);
     }
 
     /**
      * A cart of the box office, or of the web shop, where the item and seat of a race must sell to every racer: the
-     * box office's when either is limited to channels (the only one they are limited to).
+     * box office's when either is limited to channels (the only one they are limited to); a fan's for the bundle,
+     * which is limited per buyer.
      */
     String newCartFor(Map<String, Object> position) {
         boolean kept = sql.number("SELECT count(*) FROM items WHERE id = ?1 AND channels IS NOT NULL",
                 ((Number) position.get("item_id")).longValue()) > 0
                 || position.containsKey("seat_guid") && sql.number("SELECT count(*) FROM seats WHERE event_id = ?1"
                         + " AND guid = ?2 AND channels IS NOT NULL", id, position.get("seat_guid")) > 0;
-        return newCart(kept || random.nextInt(3) == 0);
+        return newCart(kept || random.nextInt(3) == 0, ((Number) position.get("item_id")).longValue() == bundle);
     }
 
-    private String newCart(boolean atTheBoxOffice) {
+    /**
+     * Three carts in four open for one of three fans, by the buyer token the shop's server asked for (contract section
+     * 8), whose limits then count: the bundle's ({@link PropertyEvents}) against their carts, orders and transfers.
+     * Always a fan's {@code forAFan}: a race's racers for the bundle, each of whom must reach the locks (one without a
+     * buyer is refused before them).
+     */
+    private String newCart(boolean atTheBoxOffice, boolean forAFan) {
         RequestSpecification opener = atTheBoxOffice
                 ? given().header("Authorization", "Bearer " + boxOffice()).contentType("application/json")
                 : storefront();
+        int fan = random.nextInt(forAFan ? FANS : 3 * FANS / 2);
+        if (fan < FANS) {
+            opener = opener.body(Map.of("buyer_token", buyerTokens.computeIfAbsent(fan(fan),
+                    buyer -> buyerToken(slug, buyer))));
+        }
         String cart = opener.post(PATH + "/carts", slug).then().statusCode(201).extract().jsonPath()
                 .getString("id");
         carts.add(cart);

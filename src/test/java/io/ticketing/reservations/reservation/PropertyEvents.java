@@ -22,7 +22,8 @@ import io.ticketing.reservations.support.Sql;
 /**
  * The two events of a property run, their sizes drawn from the run's seed: one without dates and one with, each
  * with a bundle, seats, an item in several quotas, an item in an unlimited one, vouchers of every kind (of no scope,
- * of an item, of a quota, of a date, of a seat; blocking or not), and a waiting list where an event may have one.
+ * of an item, of a quota, of a date, of a seat; blocking or not), a bundle limited per buyer, and a waiting list where
+ * an event may have one.
  */
 final class PropertyEvents {
 
@@ -52,6 +53,7 @@ final class PropertyEvents {
         event.quotas.addAll(List.of(wide, newQuota(slug, size(1, 3), List.of(ticket)),
                 newQuota(slug, null, List.of(shared)), newQuota(slug, size(1, 3), List.of(seat, shared)),
                 newQuota(slug, size(1, 2), List.of(drink))));
+        limitPerBuyer(slug, bundle);
         voucher(event, "PLAIN", Map.of());
         voucher(event, "ITEM", Map.of("item_id", event.any(List.of(shared, bundle)), "block_quota",
                 random.nextBoolean()));
@@ -93,6 +95,7 @@ final class PropertyEvents {
         }
         long all = newQuota(slug, size(3, 5), List.of(ticket, pass, pair));
         event.quotas.add(all);
+        limitPerBuyer(slug, pair);
         voucher(event, "PLAIN", Map.of());
         voucher(event, "NODATE", Map.of("item_id", ticket, "block_quota", false));
         voucher(event, "SEATS", Map.of("item_id", seat, "block_quota", false));
@@ -114,6 +117,15 @@ final class PropertyEvents {
         PropertyCalls.call("voucher " + voucher, admin().body(voucher).post(PropertyEvent.PATH + "/vouchers",
                 event.slug));
         event.vouchers.add(code);
+    }
+
+    /**
+     * Two of the bundle per buyer (contract section 8): a cart without a buyer cannot hold it, and a fan's carts,
+     * orders, order changes and the transfers it receives count towards it.
+     */
+    private static void limitPerBuyer(String slug, long bundle) {
+        admin().header("If-Match", "\"0\"").body(Map.of("max_per_buyer", 2))
+                .patch(PropertyEvent.PATH + "/items/{item}", slug, bundle).then().statusCode(200);
     }
 
     /** Only an event without dates has one (contract section 10: offers are per item, not per date). */

@@ -16,7 +16,7 @@ import io.ticketing.reservations.waitinglist.Offers;
  * One sequence of random steps from one seed, on two fresh events ({@link PropertyEvents}), each step followed by the
  * {@link Oracle} on the event it acted on; it stops at the first broken promise. A step is drawn for either event
  * alike, so every flow meets every feature: dates, passes, bundles, seats, vouchers of every kind, waiting lists,
- * seating plans, scans at the doors.
+ * seating plans, scans at the doors, transfers, buyers and their limits.
  */
 final class PropertyRun {
 
@@ -31,6 +31,7 @@ final class PropertyRun {
     private final AdminSteps admin;
     private final SeatingPlanSteps seatingPlan;
     private final CheckinSteps checkin;
+    private final TransferSteps transfers;
     private final WaitingListSteps waitingList;
     private final PropertyEvent undated;
     private final PropertyEvent dated;
@@ -46,6 +47,7 @@ final class PropertyRun {
         this.admin = new AdminSteps(random);
         this.seatingPlan = new SeatingPlanSteps(random);
         this.checkin = new CheckinSteps(random, sql);
+        this.transfers = new TransferSteps(random, sql);
         this.waitingList = new WaitingListSteps(random, offers);
         PropertyEvents events = new PropertyEvents(sql, random, locking);
         this.undated = events.undated();
@@ -89,8 +91,11 @@ final class PropertyRun {
             return sales.checkout(event);
         } else if (dice < 46) {
             return sales.settle(event);
-        } else if (dice < 58) {
+        } else if (dice < 55) {
             return changeOrder(event);
+        } else if (dice < 58) {
+            String transferred = transfers.transfer(event);
+            return transferred == null ? sales.checkout(event) : transferred;
         } else if (dice < 64) {
             // An event with dates has no waiting list (contract section 10): it changes an order instead.
             return event.dated() ? changeOrder(event) : waitingList.step(event);
