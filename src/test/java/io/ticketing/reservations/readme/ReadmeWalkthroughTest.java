@@ -50,7 +50,8 @@ class ReadmeWalkthroughTest {
                     .contains("\"available_number\":6").contains("\"unused\":0")
                     .contains("\"channel\":\"desk-").contains("\"name\":\"Stalls, row 1, seat 2\"")
                     .contains("\"code\":\"seat_in_use\"").contains("\"result\":\"already_inside\"")
-                    .contains("\"inside\":1");
+                    .contains("\"inside\":1").contains("\"code\":\"position_inside\"")
+                    .contains("\"result\":\"unknown\"");
         }
     }
 
