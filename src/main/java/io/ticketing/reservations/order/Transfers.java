@@ -1,6 +1,5 @@
 package io.ticketing.reservations.order;
 
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
 
@@ -27,8 +26,9 @@ import io.ticketing.reservations.webhooks.Webhooks;
  * sold-out event must not ask for capacity), and goes through the one path ({@link Reservations#reserveTransfer}),
  * which locks and checks only the receiver's per-buyer limits.
  *
- * <p>Locks, in order: the order's row (as every change of an order), the moving positions' rows (as a scan locks its
- * ticket), then the receiver's buyer lock with the event's shared lock.
+ * <p>Locks, in order: the order's row (as every change of an order), the receiver's buyer lock with the event's
+ * shared lock, then the moving positions' rows (as a scan locks its ticket), so a scan never waits for a transfer
+ * that waits for advisory locks.
  */
 @ApplicationScoped
 public class Transfers {
@@ -64,9 +64,12 @@ public class Transfers {
         String buyer = buyers.buyer(event, request.buyer(), request.buyerToken());
         Contents order = rows.lock(event.id, code).orElseThrow(() -> new NotFoundException("order", code));
         Order.Status status = order.order().status();
-        if (status != Order.Status.PENDING && status != Order.Status.PAID) {
+        if (status != Order.Status.PENDING && status != Order.Status.PAID
+                || status == Order.Status.PENDING && order.order().expires().isBefore(deadlines.now())) {
             throw new ApiException(409, "order_state", "Conflict", "Order " + code + " is " + status.value()
-                    + "; only a position of a pending or paid order can be transferred.");
+                    + (status == Order.Status.PENDING ? ", past its payment deadline" : "")
+                    + "; only a position of a paid order, or of a pending one within its deadline, can be"
+                    + " transferred.");
         }
         OrderPosition position = order.positions().stream().filter(p -> p.id() == positionId).findFirst()
                 .orElseThrow(() -> new NotFoundException("order position", positionId));
@@ -76,15 +79,14 @@ public class Transfers {
         List<OrderPosition> moving = order.positions().stream()
                 .filter(p -> p.id() == positionId || Objects.equals(p.bundledIn(), positionId)).toList();
         List<Long> ids = moving.stream().map(OrderPosition::id).toList();
-        List<Long> inside = transferRows.lockMovingInside(order.order().id(), ids);
-        if (!inside.isEmpty()) {
-            throw ReservationConflict.positionInside(inside.get(0));
-        }
         String received = RandomIds.next();
-        reservations.reserveTransfer(event.id, new Holder(buyer, order.order().channel()), order.order().holder(),
-                moving.stream().map(OrderPosition::claim).toList(),
-                claims -> transferRows.move(order.order().id(), ids, received, request.email().strip(), buyer,
-                        deadlines.now().truncatedTo(ChronoUnit.MICROS)));
+        List<Long> moved = reservations.reserveTransfer(event.id, new Holder(buyer, order.order().channel()),
+                order.order().holder(), moving.stream().map(OrderPosition::claim).toList(),
+                transferRows.lockMoving(order.order().id(), ids),
+                claims -> transferRows.move(order.order().id(), ids, received, request.email().strip(), buyer));
+        if (moved.size() != ids.size()) {
+            throw ReservationConflict.positionInside(transferRows.inside(ids).orElseThrow());
+        }
         rows.newVersion(event.id, order);
         Contents receiver = rows.read(event.id, received).orElseThrow();
         meters.counter("inventory.orders", "outcome", "transferred").increment();

@@ -161,10 +161,13 @@ public final class Reservation {
             Map<Long, Long> voucherUses = ReservationChecks.moreUses(toWrite, usesKept);
             Jdbc.RoundTrip afterLocks = engine.jdbc.roundTrip();
             freeing.forEach(afterLocks::add);
-            Jdbc.Rows<CountedQuota> quotas = afterLocks.add(engine.counter.ofItemsQuery(itemsById.keySet(),
-                    ReservationChecks.datesCounted(Stream.concat(toWrite.stream(), freed.stream()).toList(),
-                            itemsById),
-                    ownPositions));
+            // A transfer grows no quota: nothing to count.
+            Jdbc.Rows<CountedQuota> quotas = sold
+                    ? null
+                    : afterLocks.add(engine.counter.ofItemsQuery(itemsById.keySet(),
+                            ReservationChecks.datesCounted(Stream.concat(toWrite.stream(), freed.stream()).toList(),
+                                    itemsById),
+                            ownPositions));
             Jdbc.Rows<Long> takenSeats = seatIds.isEmpty()
                     ? null
                     : afterLocks.add(engine.reads.takenSeats(seatIds, ownPositions,
@@ -190,13 +193,13 @@ public final class Reservation {
                         afterLocks);
             }
 
+            List<CountedQuota> counted = quotas == null ? List.of() : quotas.all();
             engine.requireLocked(ReservationChecks.objectsToLock(toWrite, freed, usesKept, itemsById, seats, vouchers,
-                    quotas.all(),
-                    now), holding);
+                    counted, now), holding);
             ReservationReads.requireUnmoved(movedSeats == null ? List.of() : movedSeats.all(), seatsRead);
             try {
                 ReservationChecks.checkFits(toWrite, itemsById, seats, vouchers, voucherUses,
-                        new ReservationChecks.Left(quotas.all(),
+                        new ReservationChecks.Left(counted,
                                 takenSeats == null ? null : takenSeats.first().orElse(null),
                                 usesLeft == null ? Map.of() : ReservationChecks.Left.byId(usesLeft.all()),
                                 heldByBuyer == null ? null : ReservationChecks.Left.byId(heldByBuyer.all())),

@@ -152,14 +152,16 @@ public class Reservations {
      * Judged by the same rule as every change: each is freed and taken again in one count, so no quota, seat or voucher
      * grows and none is locked, and no sale rule is judged again (the item may be off sale, its date past); what can
      * grow is what the receiver holds, so its limits are locked and checked as a cart's, unless it is {@code sender},
-     * the buyer they count for already.
+     * the buyer they count for already. {@code afterLocks} goes first after the locks (the moving positions' row
+     * locks, so that a scan never waits for a transfer that waits for its locks); nothing is counted.
      */
     public <T> List<T> reserveTransfer(long eventId, Holder receiver, Holder sender, List<Claim> moved,
-            Function<List<Claim>, Jdbc.Query<T>> write) {
+            Jdbc.Statement afterLocks, Function<List<Claim>, Jdbc.Query<T>> write) {
         Reservation transfer = new Reservation(this, eventId, moved, moved, moved, List.of(), seatsOf(eventId, moved),
                 EventOwnedEntity.byIds(Voucher.class, eventId, ids(moved, Claim::voucherId)), moved.size(), null);
         transfer.sold = true;
-        transfer.countedForHolder = Objects.equals(receiver.buyer(), sender.buyer());
+        transfer.countedForHolder = receiver.buyer() != null && receiver.buyer().equals(sender.buyer());
+        transfer.freeing.add(afterLocks);
         return readThenReserve(transfer, receiver, write);
     }
 

@@ -17,6 +17,11 @@ final class CheckinScenarios {
     private static final int POSITIONS_PER_ORDER = 5;
     /** The tickets of {@code Ch}: few enough that gates meet on them all the time. */
     private static final int HOT_TICKETS = 10;
+    /**
+     * A paced gate's ({@code Cp}, {@code Chp}) time per ticket, in and out: a lane at the doors lets in a person every
+     * few seconds, so four tickets a second is well above what a gate does, and 64 of them send 512 scans a second.
+     */
+    static final long GATE_PACE_MS = 250;
 
     private CheckinScenarios() {
     }
@@ -24,9 +29,11 @@ final class CheckinScenarios {
     /**
      * (C) Each operation lets a random one of the 100,000 tickets in and out again (two scans, each with a nonce of
      * its own). (Ch) The same on 10 of them: most scans wait for another gate's on the same ticket, and most entries
-     * find it inside ({@code already_inside}, a 201 like any other result).
+     * find it inside ({@code already_inside}, a 201 like any other result). With {@code paceMillis} above 0 ({@code Cp},
+     * {@code Chp}) each gate takes a ticket at most every {@code paceMillis}, as gates at the doors do, rather than one
+     * right after the other: the latency of a scan at the doors, not under a load no gates make.
      */
-    static Scenarios.Prepared gates(Admin admin, Connection sql, boolean hot) throws Exception {
+    static Scenarios.Prepared gates(Admin admin, Connection sql, boolean hot, long paceMillis) throws Exception {
         String[] event = admin.event();
         long item = admin.item(event[0], false);
         List<String> secrets = new ArrayList<>();
@@ -52,10 +59,14 @@ final class CheckinScenarios {
         String scans = "/api/v1/events/" + event[0] + "/checkin_lists/" + list + "/scans";
         String scanner = admin.token();
         AtomicLong nonces = new AtomicLong();
-        String name = hot
+        String name = (hot
                 ? String.format("Ch %d hot tickets in and out", HOT_TICKETS)
-                : String.format("C a ticket of %,d in and out", secrets.size());
+                : String.format("C a ticket of %,d in and out", secrets.size()))
+                + (paceMillis > 0 ? String.format(", a gate's every %d ms", paceMillis) : "");
         return new Scenarios.Prepared(name, (client, index) -> {
+            if (paceMillis > 0) {
+                client.paceTo(paceMillis);
+            }
             String secret = secrets.get(client.random.nextInt(secrets.size()));
             String entry = "{\"secret\":\"" + secret + "\",\"type\":\"entry\",\"nonce\":\"n" + nonces.incrementAndGet()
                     + "\"}";

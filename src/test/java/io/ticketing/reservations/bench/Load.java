@@ -34,6 +34,7 @@ final class Load {
         final LongAdder refusals;
         private long[] requestMicros = new long[1 << 16];
         private int requests;
+        private long nextSlot;
 
         Client(String base, String token, long seed, LongAdder refusals) {
             this.http = new Http(base, token);
@@ -80,6 +81,22 @@ final class Load {
             long[] taken = Arrays.copyOf(requestMicros, requests);
             requests = 0;
             return taken;
+        }
+
+        /**
+         * Waits for this client's next slot, one every {@code periodMillis}, the first at a random point of the first
+         * period, so that paced clients (gates at the doors) do not all send at once. A pace, not a synchronisation:
+         * the operations' own latencies are the requests' ({@link #takeRequestLatencies}), which exclude the wait.
+         */
+        void paceTo(long periodMillis) throws InterruptedException {
+            long now = System.nanoTime();
+            long period = periodMillis * 1_000_000;
+            nextSlot = nextSlot == 0 ? now + (long) (random.nextDouble() * period) : nextSlot + period;
+            if (nextSlot > now) {
+                Thread.sleep((nextSlot - now) / 1_000_000, (int) ((nextSlot - now) % 1_000_000));
+            } else {
+                nextSlot = now;
+            }
         }
 
         /** The cart id from a create-cart response. */

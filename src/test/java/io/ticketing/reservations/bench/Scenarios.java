@@ -51,8 +51,10 @@ final class Scenarios {
             case "6" -> bestAvailable(admin);
             case "7" -> waitingRoom(admin, buyers, sql);
             case "8" -> offers(admin, sql);
-            case "C" -> CheckinScenarios.gates(admin, sql, false);
-            case "Ch" -> CheckinScenarios.gates(admin, sql, true);
+            case "C" -> CheckinScenarios.gates(admin, sql, false, 0);
+            case "Ch" -> CheckinScenarios.gates(admin, sql, true, 0);
+            case "Cp" -> CheckinScenarios.gates(admin, sql, false, CheckinScenarios.GATE_PACE_MS);
+            case "Chp" -> CheckinScenarios.gates(admin, sql, true, CheckinScenarios.GATE_PACE_MS);
             default -> {
                 if (scenario.startsWith("1+")) {
                     yield hotQuota(admin, buyers, sql, Integer.parseInt(scenario.substring(2)), 0, 0);

@@ -98,6 +98,8 @@ class TransferTest {
         assertThat(received).isNotEqualTo(code);
         assertThat(newSecret).hasSize(64).isNotEqualTo(oldSecret);
         assertThat(order(event, received).getString("expires")).isEqualTo(before.getString("expires"));
+        assertThat(order(event, received).getString("created_at")).as("the time of the sale")
+                .isEqualTo(before.getString("created_at"));
 
         assertThat(Oracle.quotas(sql, event)).as("no quota's usage moved").isEqualTo(usageBefore);
         Oracle.assertNeverOversold(sql, event);
@@ -165,6 +167,11 @@ class TransferTest {
         admin().post(ORDER + "/cancel", event, canceled).then().statusCode(200);
         transfer(event, canceled, position, Map.of("email", "grace@example.com")).then().statusCode(409)
                 .body("code", equalTo("order_state"));
+        String overdue = checkout(event, io.ticketing.reservations.support.Api.cartWith(event,
+                Map.of("item_id", ticket))).then().statusCode(201).extract().path("code");
+        sql.passDeadline(overdue);
+        transfer(event, overdue, order(event, overdue).getLong("positions[0].id"),
+                Map.of("email", "grace@example.com")).then().statusCode(409).body("code", equalTo("order_state"));
     }
 
     @Test
@@ -184,6 +191,14 @@ class TransferTest {
                 .statusCode(409).body("code", equalTo("buyer_limit"), "held", equalTo(2));
         transfer(event, code, positions.get(0), Map.of("email", "someone@example.com")).then().statusCode(409)
                 .body("code", equalTo("buyer_required"));
+        long unlimited = newItem(event, "Unlimited", "10");
+        newQuota(event, 10, List.of(unlimited));
+        String nobodys = paidOrderOf(event, Map.of("item_id", unlimited));
+        admin().header("If-Match", "\"0\"").body(Map.of("max_per_buyer", 1))
+                .patch("/api/v1/events/{event}/items/{item}", event, unlimited).then().statusCode(200);
+        // A limit set since the sale: the receiver must be named, though the order's buyer is nobody either.
+        transfer(event, nobodys, order(event, nobodys).getLong("positions[0].id"), Map.of("email", "x@example.com"))
+                .then().statusCode(409).body("code", equalTo("buyer_required"));
         transfer(event, code, positions.get(0), Map.of("email", "x@example.com", "buyer_token", "forged")).then()
                 .statusCode(403).body("code", equalTo("buyer_unverified"));
         transfer(event, code, positions.get(0), Map.of("email", "ann@example.com", "buyer", "ann")).then()
