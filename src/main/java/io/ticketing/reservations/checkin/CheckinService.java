@@ -1,5 +1,7 @@
 package io.ticketing.reservations.checkin;
 
+import java.util.Optional;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
@@ -33,26 +35,22 @@ public class CheckinService {
     @Transactional
     public ScanView scan(Event event, long listId, ScanRequest request) {
         checkpoints.beforeLocks(event.id, 1);
-        CheckinRows.Read read = rows.read(event.id, listId, request.nonce(), request.type(), request.scannedAt(),
-                request.secret());
-        CheckinRows.ListRules list = read.list().orElseThrow(() -> new NotFoundException("check-in list", listId));
-        ScanView.ListRef ref = new ScanView.ListRef(listId, list.name());
-        if (read.scanId() == null) {
-            CheckinRows.FirstScan first = read.first()
+        Optional<CheckinRows.Judged> judged = rows.scan(event.id, listId, request);
+        if (judged.isEmpty()) {
+            CheckinRows.FirstScan first = rows.firstScan(event.id, listId, request)
                     .orElseThrow(() -> new NotFoundException("check-in list", listId));
             if (!first.same()) {
                 throw new ApiException(409, "nonce_reused", "Conflict", "This nonce was sent before on this list with"
                         + " another ticket or type; send each scan with a nonce of its own.");
             }
-            return new ScanView(first.result(), first.ticket().map(ScanView.Position::of).orElse(null), ref);
+            return view(listId, first.answer());
         }
-        if (read.ticket().isEmpty()) {
-            read = rows.readAgain(listId, read, event.id, request.secret()).orElse(read);
-        }
-        CheckinRows.Ticket ticket = read.ticket().orElse(null);
-        String result = ScanRules.judge(list, ticket, read.state(), request.entering());
-        rows.write(listId, read.scanId(), result, ticket, request.entering());
         checkpoints.afterChecks(event.id, 1);
-        return new ScanView(result, ScanView.Position.of(ticket), ref);
+        return view(listId, judged.get());
+    }
+
+    private static ScanView view(long listId, CheckinRows.Judged judged) {
+        return new ScanView(judged.result(), judged.ticket().map(ScanView.Position::of).orElse(null),
+                new ScanView.ListRef(listId, judged.listName()));
     }
 }

@@ -17,9 +17,7 @@ public record ScanView(
             @Schema(nullable = true) Long dateId) {
 
         static Position of(CheckinRows.Ticket ticket) {
-            return ticket == null
-                    ? null
-                    : new Position(ticket.positionId(), ticket.itemId(), ticket.seatGuid(), ticket.dateId());
+            return new Position(ticket.positionId(), ticket.itemId(), ticket.seatGuid(), ticket.dateId());
         }
     }
 
