@@ -139,7 +139,8 @@ public class OrderChanges {
         if (!leaving.isEmpty()) {
             freed.of(event);
         }
-        return rows.newVersion(event.id, order);
+        rows.raiseVersion(order.order().id());
+        return rows.lock(event.id, code).orElseThrow();
     }
 
     /**

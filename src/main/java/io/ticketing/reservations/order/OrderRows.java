@@ -215,10 +215,9 @@ public class OrderRows {
         return usesChanged(GIVE_BACK, positions.stream().map(HeldPosition::claim).toList());
     }
 
-    /** The order in its new version, with its positions as they are now. */
-    Contents newVersion(long eventId, Contents order) {
-        jdbc.statement(NEW_VERSION).set("id", order.order().id()).list(OrderRows::order);
-        return lock(eventId, order.order().code()).orElseThrow();
+    /** A new version (ETag) for the locked order, whose positions changed. */
+    void raiseVersion(long orderId) {
+        jdbc.statement(NEW_VERSION).set("id", orderId).list(OrderRows::order);
     }
 
     /** Pending orders past their deadline, read without a lock, so possibly stale. */

@@ -87,7 +87,7 @@ public class Transfers {
         if (moved.size() != ids.size()) {
             throw ReservationConflict.positionInside(transferRows.inside(ids).orElseThrow());
         }
-        rows.newVersion(event.id, order);
+        rows.raiseVersion(order.order().id());
         Contents receiver = rows.read(event.id, received).orElseThrow();
         meters.counter("inventory.orders", "outcome", "transferred").increment();
         webhooks.publish("order.position_transferred",
