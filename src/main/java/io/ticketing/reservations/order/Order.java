@@ -22,6 +22,11 @@ public record Order(long id, long eventId, String code, String email, Status sta
     public enum Status {
         PENDING, PAID, EXPIRED, CANCELED;
 
+        /** Whether its positions hold their capacity: only such an order can be changed, transferred or canceled. */
+        public boolean holdsCapacity() {
+            return this == PENDING || this == PAID;
+        }
+
         /** The lower-case name the contract and the counting SQL use. */
         public String value() {
             return name().toLowerCase(Locale.ROOT);

@@ -58,7 +58,7 @@ public class OrderChanges {
         Contents order = rows.lock(event.id, code).orElseThrow(() -> new NotFoundException("order", code));
         ifMatch.check(order.order().version());
         Order.Status status = order.order().status();
-        if (status != Order.Status.PENDING && status != Order.Status.PAID) {
+        if (!status.holdsCapacity()) {
             throw new ApiException(409, "order_state", "Conflict", "Order " + code + " is " + status.value()
                     + "; only a pending or paid order can be changed.");
         }

@@ -173,7 +173,7 @@ public class OrderService {
     public Contents cancel(Event event, String code) {
         Contents order = lock(event, code);
         Order.Status status = order.order().status();
-        if (status != Order.Status.PENDING && status != Order.Status.PAID) {
+        if (!status.holdsCapacity()) {
             throw wrongState(order.order(), "canceled");
         }
         return release(event, order, Order.Status.CANCELED);

@@ -64,7 +64,7 @@ public class Transfers {
         String buyer = buyers.buyer(event, request.buyer(), request.buyerToken());
         Contents order = rows.lock(event.id, code).orElseThrow(() -> new NotFoundException("order", code));
         Order.Status status = order.order().status();
-        if (status != Order.Status.PENDING && status != Order.Status.PAID
+        if (!status.holdsCapacity()
                 || status == Order.Status.PENDING && order.order().expires().isBefore(deadlines.now())) {
             throw new ApiException(409, "order_state", "Conflict", "Order " + code + " is " + status.value()
                     + (status == Order.Status.PENDING ? ", past its payment deadline" : "")
