@@ -20,8 +20,9 @@ final class CheckinScenarios {
     /**
      * A paced gate's ({@code Cp}, {@code Chp}) time per ticket, in and out: a lane at the doors lets in a person every
      * few seconds, so four tickets a second is well above what a gate does, and 64 of them send 512 scans a second.
+     * {@code -Dbench.gate-pace-ms} sets another, to see how far from the cores' limit the latency holds.
      */
-    static final long GATE_PACE_MS = 250;
+    static final long GATE_PACE_MS = Long.getLong("bench.gate-pace-ms", 250);
 
     private CheckinScenarios() {
     }
