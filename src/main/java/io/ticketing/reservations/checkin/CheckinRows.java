@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
 
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.PersistenceException;
 
@@ -138,9 +139,18 @@ public class CheckinRows {
     }
 
     private final Jdbc jdbc;
+    /** {@link #LOCK_TICKET} and {@link #JUDGE} with {@link #ticketLock}, composed once rather than on every scan. */
+    private String lockTicket;
+    private String judge;
 
     CheckinRows(Jdbc jdbc) {
         this.jdbc = jdbc;
+    }
+
+    @PostConstruct
+    void composeStatements() {
+        lockTicket = LOCK_TICKET + ticketLock();
+        judge = JUDGE.formatted(ticketLock().isEmpty() ? "" : ticketLock() + " NOWAIT");
     }
 
     /**
@@ -159,9 +169,8 @@ public class CheckinRows {
         Jdbc.RoundTrip scan = jdbc.roundTrip();
         scan.add(jdbc.statement(CLAIM_NONCE).set("list", listId).set("event", eventId).set("nonce", request.nonce())
                 .set("type", request.type()).set("scanned", request.scannedAt()).set("secret", request.secret()));
-        scan.add(jdbc.statement(LOCK_TICKET + ticketLock()).set("secret", request.secret()).set("event", eventId));
-        String lockNowait = ticketLock().isEmpty() ? "" : ticketLock() + " NOWAIT";
-        Jdbc.Rows<Judged> judged = scan.add(jdbc.statement(JUDGE.formatted(lockNowait)).set("list", listId)
+        scan.add(jdbc.statement(lockTicket).set("secret", request.secret()).set("event", eventId));
+        Jdbc.Rows<Judged> judged = scan.add(jdbc.statement(judge).set("list", listId)
                 .set("event", eventId).set("nonce", request.nonce()).set("secret", request.secret())
                 .set("entering", request.entering()).reading(row -> judged(row)));
         try {

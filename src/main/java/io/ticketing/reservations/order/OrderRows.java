@@ -95,8 +95,7 @@ public class OrderRows {
     private static final String GIVE_BACK = """
             UPDATE vouchers SET redeemed = greatest(redeemed - :uses, 0) WHERE id = :voucher AND gives_back""";
     /** A change of an order's positions is an edit of the order: it gets a new version (its ETag). */
-    private static final String NEW_VERSION = "UPDATE orders SET version = version + 1 WHERE id = :id RETURNING "
-            + ORDER_COLUMNS;
+    private static final String NEW_VERSION = "UPDATE orders SET version = version + 1 WHERE id = :id";
     private static final String DUE = """
             SELECT id FROM orders WHERE status = 'pending' AND expires < now() ORDER BY expires LIMIT 500""";
     /** The expiry's claim on one candidate: skip it if another replica has it (double-checked locking). */
@@ -217,7 +216,7 @@ public class OrderRows {
 
     /** A new version (ETag) for the locked order, whose positions changed. */
     void raiseVersion(long orderId) {
-        jdbc.statement(NEW_VERSION).set("id", orderId).list(OrderRows::order);
+        jdbc.statement(NEW_VERSION).set("id", orderId).update();
     }
 
     /** Pending orders past their deadline, read without a lock, so possibly stale. */
