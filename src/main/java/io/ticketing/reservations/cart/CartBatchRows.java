@@ -31,12 +31,13 @@ class CartBatchRows {
     /**
      * {@link CartRows#LOCK_EXTENDING} for a batch's carts, in one order. A cart another transaction holds (its buyer's
      * extend, say) is skipped: its request leaves the batch and waits for it alone, within its own bound. Each cart
-     * comes with its deadline before.
+     * comes with its deadline before. The update finds each locked row by its {@code ctid}, not by a second descent
+     * into the primary key past the cart's dead versions (what it cost scenario 2: docs/benchmark-history.md).
      */
     private static final String LOCK_EXTENDING_EACH = """
-            WITH locked AS (SELECT id, expires FROM carts WHERE id = ANY(:ids) AND event_id = :event
+            WITH locked AS (SELECT ctid, expires FROM carts WHERE id = ANY(:ids) AND event_id = :event
                             ORDER BY id FOR UPDATE SKIP LOCKED)
-            UPDATE carts k SET expires = greatest(k.expires, :expires) FROM locked WHERE k.id = locked.id
+            UPDATE carts k SET expires = greatest(k.expires, :expires) FROM locked WHERE k.ctid = locked.ctid
             RETURNING k.id, k.event_id, k.created_at, k.expires, k.buyer, k.channel, locked.expires""";
     /** Carts whose adds were all refused get back the deadline {@link #LOCK_EXTENDING_EACH} moved. */
     private static final String GIVE_BACK_DEADLINES = """

@@ -16,6 +16,7 @@ import io.ticketing.reservations.tasks.TasksConfig;
 @ApplicationScoped
 public class CartCleanup implements Sweep {
 
+    /** A read of the whole table: carts has no index on its deadline, so that moving one is a HOT update (V28). */
     private static final String STALE = """
             SELECT id FROM carts WHERE expires < now() - make_interval(secs => :retention) LIMIT 500""";
     /** Claims a stale cart unless another replica (or its buyer, extending it) has it, and checks its age again. */
