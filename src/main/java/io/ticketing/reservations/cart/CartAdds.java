@@ -131,7 +131,8 @@ public class CartAdds {
         for (Adding adding : batch) {
             Contents cart = carts.get(adding.cartId());
             holders.add(cart == null ? new Holder(null, null) : cart.cart().holder());
-            // Not found, or held by another transaction: decided alone after the batch, by the request's own wait.
+            // Not found, held by another transaction, or changed by one during the lock: decided alone after the batch,
+            // by the request's own wait.
             refusals.add(cart == null ? new NotFoundException("cart", adding.cartId()) : null);
         }
         List<ApiException> decided = together.decide(holders, refusals);

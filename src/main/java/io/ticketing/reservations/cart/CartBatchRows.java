@@ -32,7 +32,9 @@ class CartBatchRows {
      * {@link CartRows#LOCK_EXTENDING} for a batch's carts, in one order. A cart another transaction holds (its buyer's
      * extend, say) is skipped: its request leaves the batch and waits for it alone, within its own bound. Each cart
      * comes with its deadline before. The update finds each locked row by its {@code ctid}, not by a second descent
-     * into the primary key past the cart's dead versions (what it cost scenario 2: docs/benchmark-history.md).
+     * into the primary key (docs/benchmark-history.md, "Issue 41: what a checkout writes"). So a cart another
+     * transaction changed and committed while this statement ran is skipped too: the lock follows it to its new
+     * version, which this statement's snapshot cannot see at that {@code ctid}.
      */
     private static final String LOCK_EXTENDING_EACH = """
             WITH locked AS (SELECT ctid, expires FROM carts WHERE id = ANY(:ids) AND event_id = :event

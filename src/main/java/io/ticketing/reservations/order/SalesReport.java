@@ -30,9 +30,9 @@ public class SalesReport {
     private static final List<String> INTERVALS = List.of("hour", "day");
 
     /**
-     * One pass over the event's orders in the range ({@code orders_event_created}, V24) and their positions. A
-     * column not grouped by is null in every row: {@code CASE} on a parameter keeps one generic plan for every
-     * grouping.
+     * One pass over the event's orders ({@code orders_event_newest}; V28 says why there is no index by time) and their
+     * positions, those of the range kept. A column not grouped by is null in every row: {@code CASE} on a parameter
+     * keeps one generic plan for every grouping.
      */
     private static final String SALES = """
             SELECT date_trunc(:interval, o.created_at, 'UTC') AS period,
