@@ -134,9 +134,9 @@ class EventGate {
                         && places.transactions().availablePermits() == config.writersPerEvent() ? null : places));
     }
 
-    /** Events with places on this replica. */
-    int gated() {
-        return byEvent.size();
+    /** Whether the event has places on this replica. */
+    boolean gates(String event) {
+        return byEvent.containsKey(event);
     }
 
     /** Free request places of the event on this replica: all of them once its requests have ended. */
