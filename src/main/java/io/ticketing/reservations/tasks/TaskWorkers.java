@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Singleton;
@@ -23,7 +22,7 @@ import io.ticketing.reservations.auth.RandomIds;
  * Starts this replica's task workers with the application and stops them with it, and runs the sweeps every
  * {@code tasks.sweep-interval} (a round that is still running when the next is due makes that one skip).
  */
-@ApplicationScoped
+@Singleton
 public class TaskWorkers {
 
     private static final Logger LOG = Logger.getLogger(TaskWorkers.class);

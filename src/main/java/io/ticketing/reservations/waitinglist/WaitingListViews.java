@@ -1,9 +1,9 @@
 package io.ticketing.reservations.waitinglist;
 
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 
 /** Entries as the API shows them: a waiting entry with its position, an offered one with its offer. */
-@ApplicationScoped
+@Singleton
 class WaitingListViews {
 
     private final WaitingListRows rows;

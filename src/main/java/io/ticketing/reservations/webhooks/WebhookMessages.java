@@ -2,12 +2,12 @@ package io.ticketing.reservations.webhooks;
 
 import java.util.Optional;
 
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 
 import io.ticketing.reservations.jdbc.Jdbc;
 
 /** Every statement of the webhook outbox. */
-@ApplicationScoped
+@Singleton
 class WebhookMessages {
 
     /** A message still to deliver, or already delivered (a repeat after a crash). */
