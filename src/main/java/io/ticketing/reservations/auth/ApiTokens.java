@@ -16,10 +16,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.control.ActivateRequestContext;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
-import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
@@ -41,7 +41,7 @@ import io.ticketing.reservations.jdbc.Jdbc;
  * proves it.
  */
 @Startup
-@Singleton
+@ApplicationScoped
 public class ApiTokens {
 
     private static final Logger LOG = Logger.getLogger(ApiTokens.class);

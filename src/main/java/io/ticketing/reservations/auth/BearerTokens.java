@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.IdentityProviderManager;
@@ -29,7 +29,7 @@ import io.vertx.ext.web.RoutingContext;
  * ({@link ApiTokens}) are found by their prefix and proved by their digest, from memory on the event loop; one this
  * replica has not seen yet is looked for again after its next read of changed tokens.
  */
-@Singleton
+@ApplicationScoped
 public class BearerTokens implements HttpAuthenticationMechanism {
 
     private static final String BEARER = "Bearer ";

@@ -12,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
 import io.ticketing.reservations.jdbc.Jdbc;
@@ -22,7 +22,7 @@ import io.ticketing.reservations.jdbc.Jdbc;
  * {@code base64url(payload) "." base64url(HMAC-SHA256)}, checked with no database read. Each purpose has its own key:
  * one drawn once and kept in the database, so every replica signs alike without configuration.
  */
-@Singleton
+@ApplicationScoped
 public class SigningKeys {
 
     private static final String STORE_KEY = """

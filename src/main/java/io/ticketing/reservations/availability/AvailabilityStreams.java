@@ -7,9 +7,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.control.ActivateRequestContext;
 import jakarta.enterprise.event.Observes;
-import jakarta.inject.Singleton;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -34,7 +34,7 @@ import io.vertx.core.Vertx;
  * interval, whatever the number of subscribers, is what keeps idle subscribers cheap. A new subscriber gets the
  * latest reading at once. No lock is taken.
  */
-@Singleton
+@ApplicationScoped
 public class AvailabilityStreams {
 
     private static final Logger LOG = Logger.getLogger(AvailabilityStreams.class);

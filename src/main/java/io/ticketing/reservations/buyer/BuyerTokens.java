@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -22,7 +22,7 @@ import io.ticketing.reservations.problem.ApiException;
  * ({@code POST .../buyer_tokens}) and hands to the buyer's browser. An admin token (a server) may still name a buyer
  * as it is.
  */
-@Singleton
+@ApplicationScoped
 public class BuyerTokens {
 
     private static final String KEY_NAME = "buyer-tokens";

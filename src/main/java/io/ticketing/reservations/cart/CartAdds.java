@@ -13,7 +13,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 import jakarta.ws.rs.core.Response;
 
@@ -43,7 +43,7 @@ import io.ticketing.reservations.reservation.Together;
  * adds of the event waiting for its locks ({@link ClaimBatches}), and the best available seats. Every add goes
  * through {@link Reservations}; {@link CartService} has the rest of a cart's life.
  */
-@Singleton
+@ApplicationScoped
 public class CartAdds {
 
     private final Reservations reservations;

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.cart.CartRows.Contents;
 import io.ticketing.reservations.cart.CartRows.Placed;
@@ -25,7 +25,7 @@ import io.ticketing.reservations.reservation.ClaimBatches;
  * statement under the advisory locks lengthens every lock hold of a hot quota, and every add of a batch then waits
  * for it; a refusal is the rare case, and its statement the only one.
  */
-@Singleton
+@ApplicationScoped
 class CartBatchRows {
 
     /**

@@ -2,7 +2,7 @@ package io.ticketing.reservations.cart;
 
 import java.util.List;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.ticketing.reservations.jdbc.Jdbc;
@@ -13,7 +13,7 @@ import io.ticketing.reservations.tasks.TasksConfig;
  * Deletes carts that ran out longer than {@code tasks.cart-retention} ago, on every replica at once. Expired
  * holds stopped counting at their deadline already; this only keeps the tables small.
  */
-@Singleton
+@ApplicationScoped
 public class CartCleanup implements Sweep {
 
     /** A read of the whole table: carts has no index on its deadline, so that moving one is a HOT update (V28). */

@@ -10,14 +10,14 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.reservation.Claim;
 import io.ticketing.reservations.reservation.ClaimBatches;
 
 /** Every statement of the cart feature, on plain JDBC, returning records. */
-@Singleton
+@ApplicationScoped
 public class CartRows {
 
     private static final String CART_COLUMNS = "id, event_id, created_at, expires, buyer, channel";

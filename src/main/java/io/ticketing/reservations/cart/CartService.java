@@ -3,7 +3,7 @@ package io.ticketing.reservations.cart;
 import java.time.Instant;
 import java.util.List;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
 import io.ticketing.reservations.auth.Access;
@@ -25,7 +25,7 @@ import io.ticketing.reservations.waitingroom.WaitingRoom;
  * Carts: holds that expire on their own. Reviving holds goes through {@link Reservations}; adding them is
  * {@link CartAdds}'s.
  */
-@Singleton
+@ApplicationScoped
 public class CartService {
 
     private final Reservations reservations;

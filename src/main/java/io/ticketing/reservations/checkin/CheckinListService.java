@@ -2,7 +2,7 @@ package io.ticketing.reservations.checkin;
 
 import java.util.List;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
 import io.ticketing.reservations.concurrency.IfMatch;
@@ -19,7 +19,7 @@ import io.ticketing.reservations.problem.ValidationException;
  * Check-in lists (contract section 14). Their edits take no lock beyond the list's version: a list consumes nothing,
  * and a scan reads its rules once, at its start.
  */
-@Singleton
+@ApplicationScoped
 public class CheckinListService {
 
     private final CheckinRows rows;

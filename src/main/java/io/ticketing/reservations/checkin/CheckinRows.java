@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.Optional;
 
 import jakarta.annotation.PostConstruct;
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.PersistenceException;
 
 import io.ticketing.reservations.jdbc.Jdbc;
@@ -23,7 +23,7 @@ import io.ticketing.reservations.problem.ApiException;
  * takes the same row lock, so that a scan sees the ticket before or after it. Nothing else is locked: scans of
  * different tickets never wait for each other, and never for a sale.
  */
-@Singleton
+@ApplicationScoped
 public class CheckinRows {
 
     /**

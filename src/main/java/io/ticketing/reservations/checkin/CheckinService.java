@@ -2,7 +2,7 @@ package io.ticketing.reservations.checkin;
 
 import java.util.Optional;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
 import io.ticketing.reservations.event.Event;
@@ -14,7 +14,7 @@ import io.ticketing.reservations.reservation.ReservationCheckpoints;
  * Scans at the doors (contract section 14), in a transaction of their own with no advisory lock: a scan locks only
  * the ticket's row ({@link CheckinRows}), so gates never queue behind a sale, nor behind each other's tickets.
  */
-@Singleton
+@ApplicationScoped
 public class CheckinService {
 
     private final CheckinRows rows;

@@ -2,7 +2,7 @@ package io.ticketing.reservations.dates;
 
 import java.util.Map;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 
@@ -27,7 +27,7 @@ import io.ticketing.reservations.seating.SeatingPlanService;
  * active or not, and consumes only where it is checked: on the active ones). The one exception is a new date's seats
  * from the event's seating plan, made with the event held shared, which replacing the plan holds exclusively.
  */
-@Singleton
+@ApplicationScoped
 public class DateService {
 
     /**

@@ -3,9 +3,9 @@ package io.ticketing.reservations.demo;
 import java.util.List;
 import java.util.stream.IntStream;
 
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.control.ActivateRequestContext;
 import jakarta.enterprise.event.Observes;
-import jakarta.inject.Singleton;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -26,7 +26,7 @@ import io.ticketing.reservations.inventory.VoucherService;
  * Creates the demo event the README's examples use, when {@code demo.enabled} (the local run command), through
  * the same service calls an admin's requests make.
  */
-@Singleton
+@ApplicationScoped
 class DemoEvent {
 
     static final String SLUG = "demo-concert";

@@ -9,8 +9,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import jakarta.inject.Singleton;
 
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
@@ -29,7 +29,7 @@ import io.ticketing.reservations.jdbc.DirectConnections;
  * the pool, with 1 s timeouts; the check only reads when the database last answered.
  */
 @Readiness
-@Singleton
+@ApplicationScoped
 public class DatabaseReadiness implements HealthCheck {
 
     private static final Logger LOG = Logger.getLogger(DatabaseReadiness.class);

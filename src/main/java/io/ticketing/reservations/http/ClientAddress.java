@@ -5,7 +5,7 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.List;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -24,7 +24,7 @@ import io.vertx.ext.web.RoutingContext;
  * header or append to it. What limits queue tickets and waiting list entries per client (contract sections 8 and
  * 9); read only there, so every other request pays nothing for it.
  */
-@Singleton
+@ApplicationScoped
 public class ClientAddress {
 
     private static final String FORWARDED_FOR = "X-Forwarded-For";

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
@@ -26,7 +26,7 @@ import io.ticketing.reservations.problem.ProblemMapper;
  * retry runs; after it, the retry replays. While the request runs its row is uncommitted, and a retry waits for
  * it no longer than {@link #RUNNING_WAIT} before hearing that it still runs.
  */
-@Singleton
+@ApplicationScoped
 class IdempotencyKeys {
 
     /** A first response is kept this long; after that the key may be used afresh. */

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 import jakarta.ws.rs.core.Response;
 
@@ -20,7 +20,7 @@ import io.quarkus.arc.Arc;
  * answer recorded in it before the commit, so each request's change and the record of it commit together, exactly
  * as for a request alone ({@link IdempotencyInterceptor}).
  */
-@Singleton
+@ApplicationScoped
 public class KeysInBatches {
 
     private final IdempotencyKeys keys;

@@ -4,7 +4,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
 import io.ticketing.reservations.auth.Caller;
@@ -24,7 +24,7 @@ import io.ticketing.reservations.problem.ValidationException;
  * allotment that what is left for everyone cannot cover is 409 {@code quota_exhausted} and nothing is written.
  * Keeping less frees capacity and takes no lock. A release time passing needs no job: the count reads the clock.
  */
-@Singleton
+@ApplicationScoped
 public class AllotmentService {
 
     private final QuotaService quotas;

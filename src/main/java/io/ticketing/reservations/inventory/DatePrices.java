@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.problem.NotFoundException;
@@ -16,7 +16,7 @@ import io.ticketing.reservations.problem.NotFoundException;
  * ({@code prices: {item_id: price}}) or from the item ({@code prices: {date_id: price}}). A hold takes the price of its
  * item on its date when it is written ({@code CartRows}).
  */
-@Singleton
+@ApplicationScoped
 public class DatePrices {
 
     private static final String SET = """

@@ -1,6 +1,6 @@
 package io.ticketing.reservations.inventory;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.jdbc.Jdbc;
 
@@ -8,7 +8,7 @@ import io.ticketing.reservations.jdbc.Jdbc;
  * Expired holds count for nothing but still name what they held: when an item, voucher or date is deleted they go
  * with it, and with each what it brought as a bundle (contract section 10), which no foreign key takes (V21).
  */
-@Singleton
+@ApplicationScoped
 public class ExpiredHolds {
 
     /** {@code %1$s}: an {@link Of}'s column. */

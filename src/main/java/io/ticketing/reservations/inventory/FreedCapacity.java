@@ -1,6 +1,6 @@
 package io.ticketing.reservations.inventory;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.event.Event;
 
@@ -8,7 +8,7 @@ import io.ticketing.reservations.event.Event;
  * What the flows that free capacity call, in their transaction: an event with its waiting list on hears of it at
  * once ({@link CapacityFreed}); one with the list off, whose entries may still wait, at the list's next sweep.
  */
-@Singleton
+@ApplicationScoped
 public class FreedCapacity {
 
     private final jakarta.enterprise.event.Event<CapacityFreed> freed;

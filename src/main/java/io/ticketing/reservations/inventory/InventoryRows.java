@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.organizer.KnownChannels;
@@ -18,7 +18,7 @@ import io.ticketing.reservations.organizer.KnownChannels;
  * The inventory's statements beyond the admin entities' own (which Panache writes, with their versions): the
  * seating plan in bulk and as pages, what refers to a row before it is deleted. Counting is {@link QuotaCounter}'s.
  */
-@Singleton
+@ApplicationScoped
 class InventoryRows {
 
     /** One statement for the whole plan: a 10,000-seat venue is one round trip, not 10,000. */

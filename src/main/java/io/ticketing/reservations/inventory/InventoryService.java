@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 
@@ -21,7 +21,7 @@ import io.ticketing.reservations.problem.NotFoundException;
 import io.ticketing.reservations.problem.ValidationException;
 
 /** Items of an event: the admin side of the inventory ({@link QuotaService} has the quotas). */
-@Singleton
+@ApplicationScoped
 public class InventoryService {
 
     private final InventoryRows rows;

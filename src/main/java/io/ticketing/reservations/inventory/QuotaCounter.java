@@ -10,7 +10,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.jdbc.Jdbc;
 
@@ -21,7 +21,7 @@ import io.ticketing.reservations.jdbc.Jdbc;
  * consume capacity call it only after the lock engine holds the quotas' locks, and at READ COMMITTED the one
  * statement sees everything the previous holder committed.
  */
-@Singleton
+@ApplicationScoped
 public class QuotaCounter {
 
     /**

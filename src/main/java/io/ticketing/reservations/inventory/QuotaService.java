@@ -3,7 +3,7 @@ package io.ticketing.reservations.inventory;
 import java.util.List;
 import java.util.Set;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
 import io.ticketing.reservations.concurrency.IfMatch;
@@ -20,7 +20,7 @@ import io.ticketing.reservations.problem.NotFoundException;
  * Quotas of an event, the admin side: an edit that makes a quota count more (created over items on sale, made finite,
  * joined by items) locks what it cannot know it touches and must have room for what it then counts.
  */
-@Singleton
+@ApplicationScoped
 public class QuotaService {
 
     private final AdvisoryLocks locks;

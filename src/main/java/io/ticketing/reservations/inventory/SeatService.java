@@ -9,7 +9,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
 import io.ticketing.reservations.concurrency.IfMatch;
@@ -24,7 +24,7 @@ import io.ticketing.reservations.problem.Taken;
 import io.ticketing.reservations.problem.ValidationException;
 
 /** The seating plan. New seats only add capacity, so creating them takes no lock. */
-@Singleton
+@ApplicationScoped
 public class SeatService {
 
     private final InventoryRows rows;

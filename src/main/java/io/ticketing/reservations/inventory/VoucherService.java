@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
 import io.ticketing.reservations.concurrency.IfMatch;
@@ -20,7 +20,7 @@ import io.ticketing.reservations.problem.Taken;
 import io.ticketing.reservations.problem.ValidationException;
 
 /** Vouchers. One that blocks quota or holds a seat makes things less available, so it is reserved first. */
-@Singleton
+@ApplicationScoped
 public class VoucherService {
 
     private final CapacityGuard reservations;

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -15,7 +15,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * Connections outside the pool, with the datasource's credentials, for the few that must not wait behind requests
  * or cannot be shared: the readiness probe's and the task listener's.
  */
-@Singleton
+@ApplicationScoped
 public class DirectConnections {
 
     private final Optional<String> datasourceUrl;

@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.PersistenceException;
 
 /**
@@ -35,7 +35,7 @@ import jakarta.persistence.PersistenceException;
  * itself ({@code SeatService.update} does). Parameters are named ({@code :items}), as in the SQL constants the
  * benchmark also runs through pgbench.
  */
-@Singleton
+@ApplicationScoped
 public class Jdbc {
 
     /** Reads one row; the result set is positioned on it. */
@@ -73,7 +73,6 @@ public class Jdbc {
 
     private final DataSource dataSource;
     private final Map<String, Positional> statements = new ConcurrentHashMap<>();
-    private final RoundTripSql together = new RoundTripSql();
 
     Jdbc(DataSource dataSource) {
         this.dataSource = dataSource;
@@ -213,10 +212,9 @@ public class Jdbc {
     }
 
     /** One JDBC statement for {@code statements}: the driver sends them together and runs them one after another. */
-    private PreparedStatement prepare(Connection connection, List<Statement> statements) throws SQLException {
-        List<String> parts = new ArrayList<>(statements.size());
-        statements.forEach(statement -> parts.add(statement.positional.sql()));
-        PreparedStatement prepared = connection.prepareStatement(together.of(parts));
+    private static PreparedStatement prepare(Connection connection, List<Statement> statements) throws SQLException {
+        String sql = statements.stream().map(statement -> statement.positional.sql()).collect(Collectors.joining("; "));
+        PreparedStatement prepared = connection.prepareStatement(sql);
         try {
             int index = 1;
             for (Statement statement : statements) {

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToLongFunction;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.locking.AdvisoryLocks;
@@ -19,7 +19,7 @@ import io.ticketing.reservations.reservation.ReservationCheckpoints;
  * take thousands. The client and the buyer are locked while they are counted, so that a burst of requests cannot
  * all count too few; the locks last until the caller's durable transaction ends, after it has written what it adds.
  */
-@Singleton
+@ApplicationScoped
 public class HolderLimits {
 
     /** How long a client told it holds enough waits before asking again: what it holds runs out in minutes. */

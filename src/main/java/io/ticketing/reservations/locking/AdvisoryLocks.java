@@ -11,7 +11,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.PersistenceException;
 import jakarta.transaction.SystemException;
 import jakarta.transaction.TransactionSynchronizationRegistry;
@@ -51,7 +51,7 @@ import io.ticketing.reservations.jdbc.Jdbc;
  */
 // Created at start, so that its metrics are published (at zero) before the first lock: alerts need the series.
 @Startup
-@Singleton
+@ApplicationScoped
 public class AdvisoryLocks {
 
     public static final int MAX_EXCLUSIVE_OBJECTS = 20;

@@ -2,7 +2,7 @@ package io.ticketing.reservations.locking;
 
 import java.util.concurrent.Callable;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Status;
 import jakarta.transaction.SystemException;
 import jakarta.transaction.TransactionManager;
@@ -26,7 +26,7 @@ import io.ticketing.reservations.problem.TransactionAborted;
  * ({@link TransactionAborted}), is rolled back and run again, up to {@value #ATTEMPTS} times in all: it wrote nothing,
  * and its next run locks and reads what now holds.
  */
-@Singleton
+@ApplicationScoped
 public class DurableTransactions {
 
     /** Registry key marking a transaction a durable method runs in; one begun inside it does not carry it. */

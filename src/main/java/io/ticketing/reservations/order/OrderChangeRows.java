@@ -6,14 +6,14 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.reservation.Claim;
 import io.ticketing.reservations.reservation.HeldPosition;
 
 /** The statements of an order change ({@link OrderChanges}) that no other flow sends: what it frees and writes. */
-@Singleton
+@ApplicationScoped
 class OrderChangeRows {
 
     /**

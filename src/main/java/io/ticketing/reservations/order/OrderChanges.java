@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.Event;
@@ -34,7 +34,7 @@ import io.ticketing.reservations.reservation.Reservations;
  * checks and writes the new positions, in one round trip after the locks. A changed position keeps its id; a position
  * keeps its price unless its item changes.
  */
-@Singleton
+@ApplicationScoped
 public class OrderChanges {
 
     /** A position as the change leaves it: its id (null: new), what it claims, and its price (null: its item's). */

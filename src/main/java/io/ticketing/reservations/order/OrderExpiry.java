@@ -1,6 +1,6 @@
 package io.ticketing.reservations.order;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.tasks.Sweep;
 
@@ -9,7 +9,7 @@ import io.ticketing.reservations.tasks.Sweep;
  * lock and may be stale; {@link OrderService#expireIfDue} claims each order with SKIP LOCKED and checks it
  * again, so each order expires once, whichever replica gets it.
  */
-@Singleton
+@ApplicationScoped
 public class OrderExpiry implements Sweep {
 
     private final OrderService orders;

@@ -12,7 +12,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.cart.Cart;
 import io.ticketing.reservations.jdbc.Jdbc;
@@ -20,7 +20,7 @@ import io.ticketing.reservations.reservation.Claim;
 import io.ticketing.reservations.reservation.HeldPosition;
 
 /** Every statement of the order feature, on plain JDBC, returning records. */
-@Singleton
+@ApplicationScoped
 public class OrderRows {
 
     private static final String ORDER_COLUMNS = "id, event_id, code, email, status, expires, created_at, version,"

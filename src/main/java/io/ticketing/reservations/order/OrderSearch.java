@@ -3,7 +3,7 @@ package io.ticketing.reservations.order;
 import java.time.Instant;
 import java.util.List;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
 import io.ticketing.reservations.event.Event;
@@ -12,7 +12,7 @@ import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.problem.ValidationException;
 
 /** The admin's order list: newest first, by status, buyer's email and creation time. Never locks. */
-@Singleton
+@ApplicationScoped
 public class OrderSearch {
 
     /** What to look for; null fields do not filter. */

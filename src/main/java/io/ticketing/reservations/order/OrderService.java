@@ -11,7 +11,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 import jakarta.ws.rs.core.Response;
 
@@ -39,7 +39,7 @@ import io.ticketing.reservations.webhooks.Webhooks;
  * <p>Vouchers are always changed before the order's status or positions, whose triggers take the items' sales
  * counters: in the same order in every flow, so that a checkout and a cancel cannot deadlock.
  */
-@Singleton
+@ApplicationScoped
 public class OrderService {
 
     private final CartService carts;

@@ -7,7 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -23,7 +23,7 @@ import io.ticketing.reservations.problem.ValidationException;
  * paid orders count; canceled ones are in columns of their own; expired ones sold nothing. An order counts when it
  * was placed, with the positions it has now (an order change replaces them). Never locks.
  */
-@Singleton
+@ApplicationScoped
 public class SalesReport {
 
     private static final List<String> GROUPS = List.of("channel", "item", "date");

@@ -3,12 +3,12 @@ package io.ticketing.reservations.order;
 import java.util.List;
 import java.util.Optional;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.jdbc.Jdbc;
 
 /** The statements of a transfer ({@link Transfers}) that no other flow sends. */
-@Singleton
+@ApplicationScoped
 class TransferRows {
 
     /**

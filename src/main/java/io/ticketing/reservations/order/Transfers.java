@@ -3,7 +3,7 @@ package io.ticketing.reservations.order;
 import java.util.List;
 import java.util.Objects;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.ticketing.reservations.auth.RandomIds;
@@ -30,7 +30,7 @@ import io.ticketing.reservations.webhooks.Webhooks;
  * shared lock, then the moving positions' rows (as a scan locks its ticket), so a scan never waits for a transfer
  * that waits for advisory locks.
  */
-@Singleton
+@ApplicationScoped
 public class Transfers {
 
     /** What {@code order.position_transferred} carries: the order the positions left, them, and the new order. */

@@ -2,7 +2,7 @@ package io.ticketing.reservations.organizer;
 
 import java.util.List;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
 import io.ticketing.reservations.auth.Caller;
@@ -19,7 +19,7 @@ import io.ticketing.reservations.problem.Taken;
  * names (a token in use, an item, a seat, an allotment) or that sold anything cannot be deleted: its slug is history in carts and
  * orders, and a new channel of the same slug would inherit it. {@code web} is never deleted.
  */
-@Singleton
+@ApplicationScoped
 public class ChannelService {
 
     /** {@code <> 'web'} lets a generic plan use the partial indexes of non-web carts and orders by event (V24). */

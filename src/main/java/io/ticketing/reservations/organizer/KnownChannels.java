@@ -5,13 +5,13 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.problem.NotFoundException;
 
 /** What names a channel (a token, an item, a seat) names one of its organizer's: else 404. */
-@Singleton
+@ApplicationScoped
 public class KnownChannels {
 
     private static final String KNOWN = """

@@ -7,13 +7,13 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.auth.ApiTokens;
 import io.ticketing.reservations.jdbc.Jdbc;
 
 /** Every statement of organizers' API tokens, on plain JDBC. The secret never comes back: only its hash is kept. */
-@Singleton
+@ApplicationScoped
 class TokenRows {
 
     private static final String INSERT = """

@@ -4,7 +4,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.inventory.CapacityGuard;
 import io.ticketing.reservations.inventory.DatePrices;
@@ -36,7 +36,7 @@ import io.ticketing.reservations.problem.InUseException;
  * </ul>
  * Shrinking a quota locks it in {@code QuotaService}; freeing capacity locks nothing.
  */
-@Singleton
+@ApplicationScoped
 public class AdminReservations implements CapacityGuard {
 
     private static final AdvisoryLocks.Held NOTHING = new AdvisoryLocks.Held(false, null, Set.of());

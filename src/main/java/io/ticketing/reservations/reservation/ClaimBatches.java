@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
 
 import org.jboss.logging.Logger;
@@ -49,7 +49,7 @@ import io.ticketing.reservations.problem.InventoryChanged;
  *
  * <p>Per replica: requests on other replicas queue at the advisory locks as before.
  */
-@Singleton
+@ApplicationScoped
 public class ClaimBatches {
 
     private static final Logger LOG = Logger.getLogger(ClaimBatches.class);

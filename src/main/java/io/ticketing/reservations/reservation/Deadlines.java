@@ -4,13 +4,13 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * Deadlines of holds and orders: whole seconds, rounded up so a hold lasts at least its TTL. Whole seconds let
  * the usage counters (migration V5) drop an expired hold exactly at its deadline.
  */
-@Singleton
+@ApplicationScoped
 public class Deadlines {
 
     private final Clock clock;

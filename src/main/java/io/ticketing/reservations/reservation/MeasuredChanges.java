@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
 import io.ticketing.reservations.locking.AdvisoryLocks;
@@ -24,7 +24,7 @@ import io.ticketing.reservations.locking.AdvisoryLocks;
  * they are written ({@link ReservationChecks#checkFits}): one count on the hot path, not two. A waiting-list offer
  * chooses only what fits in the count under its locks ({@code waitinglist/Offers}): the choice is its check.
  */
-@Singleton
+@ApplicationScoped
 public class MeasuredChanges {
 
     private final Reservations reservations;

@@ -9,7 +9,7 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.inventory.ItemForSale;
 import io.ticketing.reservations.inventory.QuotaCounter;
@@ -24,7 +24,7 @@ import io.ticketing.reservations.problem.InventoryChanged;
  * ({@link Before}); after them, in the round trip that counts, the seats already taken, the uses left of vouchers and
  * what a buyer holds. The statements sit here, next to the reads that rely on them; none takes a lock.
  */
-@Singleton
+@ApplicationScoped
 class ReservationReads {
 
     /** The claimed seats that cannot be sold to this buyer. */

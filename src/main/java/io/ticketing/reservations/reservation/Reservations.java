@@ -12,7 +12,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.ticketing.reservations.inventory.EventOwnedEntity;
@@ -45,7 +45,7 @@ import io.ticketing.reservations.problem.InventoryChanged;
  * call {@link Reservation#reserveThen} with the write. Everything read
  * after the locks (quota sizes, memberships, counts) is what the previous holder committed.
  */
-@Singleton
+@ApplicationScoped
 public class Reservations {
 
     final AdvisoryLocks locks;

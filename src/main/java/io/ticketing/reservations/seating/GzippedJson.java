@@ -6,7 +6,7 @@ import java.io.UncheckedIOException;
 import java.util.Locale;
 import java.util.zip.GZIPOutputStream;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -19,7 +19,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * every response of the service through the compressor's checks (and a {@code Content-Encoding} header), the cart's
  * hot path included.
  */
-@Singleton
+@ApplicationScoped
 class GzippedJson {
 
     private final ObjectMapper json;

@@ -6,7 +6,7 @@ import java.io.UncheckedIOException;
 import java.util.Comparator;
 import java.util.List;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.JsonSchema;
@@ -21,7 +21,7 @@ import io.ticketing.reservations.problem.Problem.FieldError;
  * {@code seating/seating-plan.schema.json}, checked by networknt's validator: what the format allows is theirs to
  * say, so the service takes every plan pretix's editor exports and refuses what it would.
  */
-@Singleton
+@ApplicationScoped
 class PlanSchema {
 
     private static final String SCHEMA = "/seating/seating-plan.schema.json";

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.inventory.SeatHolds;
 import io.ticketing.reservations.jdbc.Jdbc;
@@ -17,7 +17,7 @@ import io.ticketing.reservations.jdbc.Jdbc;
  * or one set on each date of an event with dates. Replacing them runs under the event's exclusive lock, so the
  * check that no seat in use leaves or changes item and the writes that follow see the same holds and sales.
  */
-@Singleton
+@ApplicationScoped
 class SeatingPlanRows {
 
     /** The plan's seats, one array a column, as every statement below reads them. */

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -30,7 +30,7 @@ import io.ticketing.reservations.seating.SeatingPlanRows.ItemSeat;
  * their holds and sales, and a seat in use that would leave or change item refuses the whole change. Reading one
  * takes no lock.
  */
-@Singleton
+@ApplicationScoped
 public class SeatingPlanService {
 
     /** Far more than any hall; bounds what one request can make the service build. */

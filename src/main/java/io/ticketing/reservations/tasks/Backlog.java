@@ -2,7 +2,7 @@ package io.ticketing.reservations.tasks;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -16,7 +16,7 @@ import io.ticketing.reservations.jdbc.Jdbc;
  * numbers; one that does not (TASKS_ENABLED=false) publishes zeros, so the alerts take the maximum.
  */
 @Startup
-@Singleton
+@ApplicationScoped
 public class Backlog implements Sweep {
 
     private static final String COUNT = """

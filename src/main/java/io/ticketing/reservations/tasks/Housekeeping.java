@@ -1,6 +1,6 @@
 package io.ticketing.reservations.tasks;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.jdbc.Jdbc;
 
@@ -11,7 +11,7 @@ import io.ticketing.reservations.jdbc.Jdbc;
  * most a batch, so replicas running it together only share the work; a row one of them deletes is simply gone
  * for the other.
  */
-@Singleton
+@ApplicationScoped
 public class Housekeeping implements Sweep {
 
     // Package-private: DeleteIndexesTest checks that these deletes find their rows through an index.

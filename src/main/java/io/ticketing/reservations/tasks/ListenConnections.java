@@ -8,7 +8,7 @@ import java.util.Optional;
 
 import javax.sql.DataSource;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.jdbc.DirectConnections;
 
@@ -16,7 +16,7 @@ import io.ticketing.reservations.jdbc.DirectConnections;
  * Connections for LISTEN, outside the pool: a listener holds its connection for good, which in the pool took one
  * of the few connections requests share, and a pooler in front of PostgreSQL cannot carry LISTEN at all.
  */
-@Singleton
+@ApplicationScoped
 public class ListenConnections {
 
     private final Optional<String> listenUrl;

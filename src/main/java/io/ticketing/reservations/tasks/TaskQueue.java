@@ -6,14 +6,14 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.ticketing.reservations.jdbc.Jdbc;
 
 /** The PostgreSQL task queue: enqueue in the caller's transaction, claim, complete, fail. */
-@Singleton
+@ApplicationScoped
 public class TaskQueue {
 
     /**

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Singleton;
@@ -22,7 +23,7 @@ import io.ticketing.reservations.auth.RandomIds;
  * Starts this replica's task workers with the application and stops them with it, and runs the sweeps every
  * {@code tasks.sweep-interval} (a round that is still running when the next is due makes that one skip).
  */
-@Singleton
+@ApplicationScoped
 public class TaskWorkers {
 
     private static final Logger LOG = Logger.getLogger(TaskWorkers.class);

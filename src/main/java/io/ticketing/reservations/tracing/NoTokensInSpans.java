@@ -2,7 +2,7 @@ package io.ticketing.reservations.tracing;
 
 import java.util.regex.Pattern;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.context.Context;
@@ -16,7 +16,7 @@ import io.opentelemetry.sdk.trace.SpanProcessor;
  * records the query it was called with, so the token is taken out of it as the span starts, before any exporter
  * can see it. Quarkus adds every {@link SpanProcessor} bean to the tracer.
  */
-@Singleton
+@ApplicationScoped
 public class NoTokensInSpans implements SpanProcessor {
 
     private static final AttributeKey<String> URL_QUERY = AttributeKey.stringKey("url.query");

@@ -15,8 +15,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import jakarta.inject.Singleton;
 
 import io.ticketing.reservations.auth.RandomIds;
 import io.ticketing.reservations.event.Event;
@@ -54,7 +54,7 @@ import io.ticketing.reservations.webhooks.Webhooks;
  * <p>At most once: the entries are read {@code FOR UPDATE} after the locks, and only those still {@code waiting} are
  * offered; another replica's run of the same event waits for the same locks, then finds them offered.
  */
-@Singleton
+@ApplicationScoped
 public class Offers implements TaskHandler {
 
     static final String KIND = "waiting_list.offer";

@@ -7,12 +7,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.jdbc.Jdbc;
 
 /** Every statement of the waiting list, on plain JDBC, returning records. */
-@Singleton
+@ApplicationScoped
 class WaitingListRows {
 
     private static final String COLUMNS = "e.id, e.seq, e.event_id, e.item_id, e.quantity, e.email, e.buyer,"

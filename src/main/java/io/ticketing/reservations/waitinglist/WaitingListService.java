@@ -3,7 +3,7 @@ package io.ticketing.reservations.waitinglist;
 import java.util.List;
 import java.util.Objects;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -30,7 +30,7 @@ import io.ticketing.reservations.problem.ValidationException;
  * entry makes nothing scarcer that was sold or held, and an offer, which does, is made under the locks. Joining
  * locks the client and the buyer it counts ({@link HolderLimits}).
  */
-@Singleton
+@ApplicationScoped
 public class WaitingListService {
 
     private final WaitingListRows rows;

@@ -2,7 +2,7 @@ package io.ticketing.reservations.waitinglist;
 
 import java.util.List;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.ticketing.reservations.jdbc.Jdbc;
@@ -14,7 +14,7 @@ import io.ticketing.reservations.tasks.Sweep;
  * however many replicas sweep. It catches what frees capacity without telling anyone (holds that expire, an event
  * whose list was turned off while entries waited) and offers that ran out.
  */
-@Singleton
+@ApplicationScoped
 class WaitingListSweep implements Sweep {
 
     private static final String OPEN_LISTS = """

@@ -1,9 +1,9 @@
 package io.ticketing.reservations.waitinglist;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 /** Entries as the API shows them: a waiting entry with its position, an offered one with its offer. */
-@Singleton
+@ApplicationScoped
 class WaitingListViews {
 
     private final WaitingListRows rows;

@@ -4,7 +4,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -15,7 +15,7 @@ import io.ticketing.reservations.auth.SigningKeys;
  * so the cart endpoints stay as fast with the room on. The key is {@code waiting-room.token-secret} when set;
  * otherwise one drawn once and kept in the database, so every replica signs alike without configuration.
  */
-@Singleton
+@ApplicationScoped
 class AdmissionTokens {
 
     /** The database name of the key, kept from before other purposes had keys of their own. */

@@ -3,7 +3,7 @@ package io.ticketing.reservations.waitingroom;
 import java.time.Duration;
 import java.time.Instant;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -20,7 +20,7 @@ import io.quarkus.scheduler.Scheduled;
  * together admit exactly at the rate, never more than a sixth of it (plus one) in any 10 seconds, and a ticket is
  * admitted once: the update sets only unset admissions.
  */
-@Singleton
+@ApplicationScoped
 public class Admissions {
 
     private static final Logger LOG = Logger.getLogger(Admissions.class);

@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.jdbc.Jdbc;
 
 /** Every statement of the waiting room (contract section 8), on plain JDBC. */
-@Singleton
+@ApplicationScoped
 class QueueTickets {
 
     /** A ticket taken before the opening draws a random place below 1; a later one queues by arrival. */

@@ -4,7 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -24,7 +24,7 @@ import io.ticketing.reservations.problem.NotFoundException;
  * room is on. Reading tickets never locks; taking one locks its client and buyer ({@link HolderLimits}), never
  * inventory.
  */
-@Singleton
+@ApplicationScoped
 public class WaitingRoom {
 
     public static final String HEADER = "Admission-Token";

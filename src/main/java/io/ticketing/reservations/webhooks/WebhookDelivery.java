@@ -6,14 +6,14 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Optional;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
 import io.ticketing.reservations.tasks.TaskHandler;
 
 /** Sends one outbox message, signed, and records it delivered exactly once; any non-2xx answer is retried. */
-@Singleton
+@ApplicationScoped
 class WebhookDelivery implements TaskHandler {
 
     private static final Logger LOG = Logger.getLogger(WebhookDelivery.class);

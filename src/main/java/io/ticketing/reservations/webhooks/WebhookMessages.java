@@ -2,12 +2,12 @@ package io.ticketing.reservations.webhooks;
 
 import java.util.Optional;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.jdbc.Jdbc;
 
 /** Every statement of the webhook outbox. */
-@Singleton
+@ApplicationScoped
 class WebhookMessages {
 
     /** A message still to deliver, or already delivered (a repeat after a crash). */

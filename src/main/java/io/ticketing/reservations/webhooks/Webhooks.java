@@ -6,7 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 
-import jakarta.inject.Singleton;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -20,7 +20,7 @@ import io.ticketing.reservations.tasks.TaskQueue;
  * reports, so it is sent if and only if the change commits. Sending happens later, in a worker: a slow or
  * dead receiver never slows the request.
  */
-@Singleton
+@ApplicationScoped
 public class Webhooks {
 
     static final String TASK_KIND = "webhook";

@@ -17,9 +17,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
 import jakarta.annotation.Priority;
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Alternative;
 import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 
 /**
  * Holds flows at the {@link ReservationCheckpoints} so that a race is decided the same way on every run.
@@ -37,8 +37,7 @@ import jakarta.inject.Inject;
  */
 @Alternative
 @Priority(1)
-// Application-scoped: its proxy lets it and the ClaimBatches it waits on (which calls it) inject each other.
-@ApplicationScoped
+@Singleton
 public class RacePauses implements ReservationCheckpoints {
 
     private static final String WAITING_FOR_A_LOCK = "SELECT count(*) FROM pg_stat_activity"
