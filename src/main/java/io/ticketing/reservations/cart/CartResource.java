@@ -1,7 +1,5 @@
 package io.ticketing.reservations.cart;
 
-import java.net.URI;
-
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -26,6 +24,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.event.Event;
+import io.ticketing.reservations.http.Created;
 import io.ticketing.reservations.idempotency.DecidedInBatches;
 import io.ticketing.reservations.idempotency.Idempotent;
 import io.ticketing.reservations.locking.TakesLocks;
@@ -61,7 +60,7 @@ public class CartResource {
             @RequestBody(required = false, description = "Optional: the buyer per-buyer limits count by, as a buyer_token the shop's server asked for (an admin token may name the buyer as it is); no body, an empty one or null opens a cart without one") @Valid CartRequests.NewCart body) {
         CartRows.Contents cart = carts.create(waitingRoom.admittedToOpen(slug, admissionToken),
                 body == null ? null : body.buyer(), body == null ? null : body.buyerToken());
-        return Response.created(URI.create("/api/v1/events/" + slug + "/carts/" + cart.cart().id()))
+        return Created.at("/api/v1/events/" + slug + "/carts/" + cart.cart().id())
                 .entity(carts.view(cart))
                 .build();
     }

@@ -1,7 +1,5 @@
 package io.ticketing.reservations.checkin;
 
-import java.net.URI;
-
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -29,6 +27,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.EventService;
+import io.ticketing.reservations.http.Created;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.idempotency.Idempotent;
@@ -55,7 +54,7 @@ public class CheckinListResource {
     @POST
     public Response create(@PathParam("event") String slug, @Valid @NotNull CheckinListRequests.NewList request) {
         CheckinListView list = lists.create(events.get(slug), request);
-        return Response.created(URI.create("/api/v1/events/" + slug + "/checkin_lists/" + list.id()))
+        return Created.at("/api/v1/events/" + slug + "/checkin_lists/" + list.id())
                 .header(HttpHeaders.ETAG, IfMatch.etag(list.version())).entity(list).build();
     }
 

@@ -1,7 +1,5 @@
 package io.ticketing.reservations.dates;
 
-import java.net.URI;
-
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -30,6 +28,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.EventService;
+import io.ticketing.reservations.http.Created;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.idempotency.Idempotent;
@@ -59,7 +58,7 @@ public class DateResource {
     @POST
     public Response create(@PathParam("event") String slug, @Valid @NotNull DateRequests.NewDate request) {
         DateView date = dates.create(events.get(slug), request);
-        return Response.created(URI.create("/api/v1/events/" + slug + "/dates/" + date.id()))
+        return Created.at("/api/v1/events/" + slug + "/dates/" + date.id())
                 .header(HttpHeaders.ETAG, IfMatch.etag(date.version())).entity(date).build();
     }
 

@@ -1,7 +1,5 @@
 package io.ticketing.reservations.event;
 
-import java.net.URI;
-
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -28,6 +26,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.concurrency.IfMatch;
+import io.ticketing.reservations.http.Created;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.idempotency.Idempotent;
@@ -53,7 +52,7 @@ public class EventResource {
     @POST
     public Response create(@Valid @NotNull EventRequests.NewEvent request) {
         Event event = events.create(request);
-        return Response.created(URI.create("/api/v1/events/" + event.slug))
+        return Created.at("/api/v1/events/" + event.slug)
                 .entity(EventView.of(event, events.organizerSlug(event)))
                 .header(HttpHeaders.ETAG, IfMatch.etag(event.version)).build();
     }

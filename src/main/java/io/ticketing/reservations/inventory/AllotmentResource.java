@@ -1,7 +1,5 @@
 package io.ticketing.reservations.inventory;
 
-import java.net.URI;
-
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -30,6 +28,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.EventService;
+import io.ticketing.reservations.http.Created;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.idempotency.Idempotent;
@@ -61,8 +60,8 @@ public class AllotmentResource {
     public Response create(@PathParam("event") String slug, @PathParam("quota") long quotaId,
             @Valid @NotNull AllotmentRequests.NewAllotment request) {
         Allotment allotment = allotments.create(events.get(slug), quotaId, request);
-        return Response.created(URI.create("/api/v1/events/" + slug + "/quotas/" + quotaId + "/allotments/"
-                + allotment.id)).header(HttpHeaders.ETAG, IfMatch.etag(allotment.version))
+        return Created.at("/api/v1/events/" + slug + "/quotas/" + quotaId + "/allotments/"
+                + allotment.id).header(HttpHeaders.ETAG, IfMatch.etag(allotment.version))
                 .entity(AllotmentView.of(allotment)).build();
     }
 

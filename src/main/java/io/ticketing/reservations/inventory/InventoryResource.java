@@ -1,7 +1,5 @@
 package io.ticketing.reservations.inventory;
 
-import java.net.URI;
-
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -32,6 +30,7 @@ import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.event.EventService;
+import io.ticketing.reservations.http.Created;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.http.QueryParams;
@@ -70,7 +69,7 @@ public class InventoryResource {
     public Response createItem(@PathParam("event") String slug, @Valid @NotNull InventoryRequests.NewItem request) {
         Event event = events.get(slug);
         InventoryViews.ItemView item = inventory.createItem(event, request);
-        return Response.created(URI.create("/api/v1/events/" + slug + "/items/" + item.id()))
+        return Created.at("/api/v1/events/" + slug + "/items/" + item.id())
                 .header(HttpHeaders.ETAG, IfMatch.etag(item.version())).entity(item).build();
     }
 
@@ -128,7 +127,7 @@ public class InventoryResource {
     @Path("/quotas")
     public Response createQuota(@PathParam("event") String slug, @Valid @NotNull InventoryRequests.NewQuota request) {
         Quota quota = quotas.createQuota(events.get(slug), request);
-        return Response.created(URI.create("/api/v1/events/" + slug + "/quotas/" + quota.id))
+        return Created.at("/api/v1/events/" + slug + "/quotas/" + quota.id)
                 .header(HttpHeaders.ETAG, IfMatch.etag(quota.version)).entity(InventoryViews.QuotaView.of(quota))
                 .build();
     }

@@ -1,7 +1,5 @@
 package io.ticketing.reservations.inventory;
 
-import java.net.URI;
-
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -30,6 +28,7 @@ import io.ticketing.reservations.auth.Access;
 import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.EventService;
+import io.ticketing.reservations.http.Created;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.http.QueryParams;
@@ -61,7 +60,7 @@ public class SeatResource {
     @SecurityRequirement(name = Roles.ADMIN)
     public Response create(@PathParam("event") String slug, @Valid @NotNull InventoryRequests.NewSeats request) {
         InventoryViews.SeatList created = new InventoryViews.SeatList(seats.create(events.get(slug), request));
-        return Response.created(URI.create("/api/v1/events/" + slug + "/seats")).entity(created).build();
+        return Created.at("/api/v1/events/" + slug + "/seats").entity(created).build();
     }
 
     @Operation(operationId = "listSeats", summary = "List the seating plan (of one date, with date_id), or only the free seats", description = "available: the caller's channel can take the seat now (a seat kept for other channels is not available to it).")

@@ -1,7 +1,5 @@
 package io.ticketing.reservations.order;
 
-import java.net.URI;
-
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -29,6 +27,7 @@ import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.event.EventService;
+import io.ticketing.reservations.http.Created;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.http.PersonalData;
@@ -76,7 +75,7 @@ public class OrderResource {
             @HeaderParam(WaitingRoom.HEADER) String admission, @Valid @NotNull Checkout request) {
         Event event = waitingRoom.admitted(slug, admission, request.cartId());
         return orders.checkout(event, request,
-                placed -> Response.created(URI.create("/api/v1/events/" + slug + "/orders/" + placed.order().code()))
+                placed -> Created.at("/api/v1/events/" + slug + "/orders/" + placed.order().code())
                         .entity(orders.view(event, placed)).build());
     }
 

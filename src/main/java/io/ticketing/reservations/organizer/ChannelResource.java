@@ -1,7 +1,5 @@
 package io.ticketing.reservations.organizer;
 
-import java.net.URI;
-
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -29,6 +27,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.concurrency.IfMatch;
+import io.ticketing.reservations.http.Created;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.idempotency.Idempotent;
@@ -56,7 +55,7 @@ public class ChannelResource {
     public Response create(@PathParam("organizer") String organizer,
             @Valid @NotNull ChannelRequests.NewChannel request) {
         Channel channel = channels.create(organizer, request);
-        return Response.created(URI.create("/api/v1/organizers/" + organizer + "/channels/" + channel.slug))
+        return Created.at("/api/v1/organizers/" + organizer + "/channels/" + channel.slug)
                 .header(HttpHeaders.ETAG, IfMatch.etag(channel.version)).entity(ChannelView.of(channel)).build();
     }
 

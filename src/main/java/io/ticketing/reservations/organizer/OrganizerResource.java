@@ -1,7 +1,5 @@
 package io.ticketing.reservations.organizer;
 
-import java.net.URI;
-
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -29,6 +27,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.concurrency.IfMatch;
+import io.ticketing.reservations.http.Created;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.idempotency.Idempotent;
@@ -55,7 +54,7 @@ public class OrganizerResource {
     @SecurityRequirement(name = Roles.PLATFORM)
     public Response create(@Valid @NotNull OrganizerRequests.NewOrganizer request) {
         Organizer organizer = organizers.create(request);
-        return Response.created(URI.create("/api/v1/organizers/" + organizer.slug))
+        return Created.at("/api/v1/organizers/" + organizer.slug)
                 .header(HttpHeaders.ETAG, IfMatch.etag(organizer.version)).entity(OrganizerView.of(organizer))
                 .build();
     }
@@ -98,7 +97,7 @@ public class OrganizerResource {
     public Response createToken(@PathParam("organizer") String slug,
             @Valid @NotNull OrganizerRequests.NewToken request) {
         TokenView token = organizers.createToken(slug, request);
-        return Response.created(URI.create("/api/v1/organizers/" + slug + "/tokens/" + token.id())).entity(token)
+        return Created.at("/api/v1/organizers/" + slug + "/tokens/" + token.id()).entity(token)
                 .build();
     }
 

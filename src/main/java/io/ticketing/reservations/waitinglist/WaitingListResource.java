@@ -1,7 +1,5 @@
 package io.ticketing.reservations.waitinglist;
 
-import java.net.URI;
-
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -32,6 +30,7 @@ import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.EventService;
 import io.ticketing.reservations.http.ClientAddress;
+import io.ticketing.reservations.http.Created;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.http.PersonalData;
@@ -73,7 +72,7 @@ public class WaitingListResource {
     @SecurityRequirement(name = Roles.STOREFRONT)
     public Response join(@PathParam("event") String slug, @Valid @NotNull WaitingListRequests.Join request) {
         WaitingListView entry = list.join(events.get(slug), client.current(), access.channel(), request);
-        return Response.created(URI.create("/api/v1/events/" + slug + "/waiting_list/" + entry.id()))
+        return Created.at("/api/v1/events/" + slug + "/waiting_list/" + entry.id())
                 .header(HttpHeaders.ETAG, IfMatch.etag(entry.version())).entity(entry).build();
     }
 

@@ -1,7 +1,5 @@
 package io.ticketing.reservations.waitingroom;
 
-import java.net.URI;
-
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Size;
@@ -26,6 +24,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.event.EventService;
 import io.ticketing.reservations.http.ClientAddress;
+import io.ticketing.reservations.http.Created;
 import io.ticketing.reservations.idempotency.Idempotent;
 import io.ticketing.reservations.inventory.AvailabilityUnchanged;
 import io.ticketing.reservations.locking.TakesLocks;
@@ -67,7 +66,7 @@ public class QueueResource {
             @RequestBody(required = false, description = "Optional: the buyer, whose tickets are limited as the client's are") @Valid NewTicket body) {
         QueueTicketView ticket = waitingRoom.join(events.get(slug), client.current(),
                 body == null ? null : body.buyerToken());
-        return Response.created(URI.create("/api/v1/events/" + slug + "/queue/" + ticket.ticket())).entity(ticket)
+        return Created.at("/api/v1/events/" + slug + "/queue/" + ticket.ticket()).entity(ticket)
                 .build();
     }
 

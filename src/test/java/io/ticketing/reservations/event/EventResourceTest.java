@@ -8,7 +8,6 @@ import static io.ticketing.reservations.support.Api.storefront;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.closeTo;
 import static org.hamcrest.Matchers.containsInAnyOrder;
-import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
 
 import java.time.Duration;
@@ -19,6 +18,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 
 @QuarkusTest
 class EventResourceTest {
@@ -49,7 +49,7 @@ class EventResourceTest {
                 .body(Map.of("slug", created, "name", "Spring Gala", "currency", "CHF"))
                 .post("/api/v1/events")
                 .then().statusCode(201)
-                .header("Location", endsWith("/api/v1/events/" + created))
+                .header("Location", equalTo("http://localhost:" + RestAssured.port + "/api/v1/events/" + created))
                 .header("ETag", "\"0\"")
                 .body("slug", equalTo(created))
                 .body("cart_ttl_seconds", equalTo(1800));
