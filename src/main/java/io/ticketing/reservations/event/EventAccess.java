@@ -1,11 +1,10 @@
 package io.ticketing.reservations.event;
 
-import jakarta.ws.rs.container.ContainerRequestContext;
-
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 import io.ticketing.reservations.auth.Access;
 import io.ticketing.reservations.auth.Caller;
+import io.ticketing.reservations.http.PathParams;
 
 /**
  * Every request naming an event answers 404 unless the caller's token reaches it (contract section 11), before its
@@ -26,11 +25,11 @@ class EventAccess {
 
     /** Only an organizer's token is limited: a configured one reaches every event, and its flows answer 404 alike. */
     @ServerRequestFilter(priority = 140)
-    void reachable(ContainerRequestContext request) {
+    void reachable() {
         if (access.caller().filter(Caller::isOrganizer).isEmpty()) {
             return;
         }
-        String slug = request.getUriInfo().getPathParameters().getFirst("event");
+        String slug = PathParams.of("event");
         if (slug != null) {
             events.get(slug);
         }

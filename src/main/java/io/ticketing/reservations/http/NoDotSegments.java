@@ -1,7 +1,5 @@
 package io.ticketing.reservations.http;
 
-import java.util.regex.Pattern;
-
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 import io.ticketing.reservations.problem.ValidationException;
@@ -15,14 +13,40 @@ import io.vertx.core.http.HttpServerRequest;
  */
 public class NoDotSegments {
 
-    private static final Pattern DOT_SEGMENT = Pattern.compile("(?i)(\\.|%2e){1,2}");
-
     @ServerRequestFilter(preMatching = true, nonBlocking = true)
     public void refuseDotSegments(HttpServerRequest request) {
-        for (String segment : request.path().split("/")) {
-            if (DOT_SEGMENT.matcher(segment).matches()) {
-                throw new ValidationException("path", "must not contain '.' or '..' segments, raw or as %2e");
+        if (hasDotSegment(request.path())) {
+            throw new ValidationException("path", "must not contain '.' or '..' segments, raw or as %2e");
+        }
+    }
+
+    static boolean hasDotSegment(String path) {
+        for (int start = 0, end; start <= path.length(); start = end + 1) {
+            end = path.indexOf('/', start);
+            end = end < 0 ? path.length() : end;
+            if (isDotSegment(path, start, end)) {
+                return true;
             }
         }
+        return false;
+    }
+
+    /**
+     * Whether {@code path[start, end)} is one or two dots, each raw or {@code %2e} in either case. By hand, not by a
+     * regular expression: it runs for every request, and the expression's matcher per segment was 0.7 % of the
+     * service's CPU in scenario 2.
+     */
+    private static boolean isDotSegment(String path, int start, int end) {
+        int dots = 0;
+        for (int at = start; at < end; dots++) {
+            if (path.charAt(at) == '.') {
+                at++;
+            } else if (at + 3 <= end && path.regionMatches(true, at, "%2e", 0, 3)) {
+                at += 3;
+            } else {
+                return false;
+            }
+        }
+        return dots == 1 || dots == 2;
     }
 }

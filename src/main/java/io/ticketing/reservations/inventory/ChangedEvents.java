@@ -7,6 +7,8 @@ import jakarta.ws.rs.container.ResourceInfo;
 
 import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 
+import io.ticketing.reservations.http.PathParams;
+
 /**
  * Every request that changed an event on this replica (any but a read, answered with success, unless its resource is
  * {@link AvailabilityUnchanged}) tells the storefront's kept availability of that event to read afresh: a buyer sees
@@ -27,7 +29,7 @@ class ChangedEvents {
                 || resource.getResourceClass().isAnnotationPresent(AvailabilityUnchanged.class)) {
             return;
         }
-        String slug = request.getUriInfo().getPathParameters().getFirst("event");
+        String slug = PathParams.of("event");
         if (slug != null) {
             availability.changed(slug);
         }

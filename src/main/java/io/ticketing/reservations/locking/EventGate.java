@@ -12,7 +12,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.Response;
 
@@ -20,6 +19,7 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
+import io.ticketing.reservations.http.PathParams;
 import io.ticketing.reservations.problem.ProblemMapper;
 import io.vertx.ext.web.RoutingContext;
 
@@ -77,13 +77,13 @@ class EventGate {
      * the request takes a request thread.
      */
     @ServerRequestFilter(nonBlocking = true, priority = 110)
-    Uni<Response> enter(ContainerRequestContext request, ResourceInfo resource, RoutingContext routing) {
+    Uni<Response> enter(ResourceInfo resource, RoutingContext routing) {
         pass.httpRequest();
         if (!resource.getResourceMethod().isAnnotationPresent(TakesLocks.class)) {
             return Uni.createFrom().nullItem();
         }
         long arrived = System.nanoTime();
-        String slug = request.getUriInfo().getPathParameters().getFirst("event");
+        String slug = PathParams.of("event");
         if (!events.knownAndReachable(slug)) {
             pass.entered(arrived, config.timeout(), null, null);
             return Uni.createFrom().nullItem();

@@ -1,11 +1,10 @@
 package io.ticketing.reservations.organizer;
 
-import jakarta.ws.rs.container.ContainerRequestContext;
-
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 import io.ticketing.reservations.auth.Access;
 import io.ticketing.reservations.auth.Caller;
+import io.ticketing.reservations.http.PathParams;
 
 /**
  * Every request naming an organizer answers 404 unless the caller's token reaches all of it (contract section 11),
@@ -23,11 +22,11 @@ class OrganizerAccess {
 
     /** Only an organizer's token is limited: the platform's reach every organizer, and its flows answer 404 alike. */
     @ServerRequestFilter(priority = 140)
-    void reachable(ContainerRequestContext request) {
+    void reachable() {
         if (access.caller().filter(Caller::isOrganizer).isEmpty()) {
             return;
         }
-        String slug = request.getUriInfo().getPathParameters().getFirst("organizer");
+        String slug = PathParams.of("organizer");
         if (slug != null) {
             organizers.get(slug);
         }
