@@ -12,13 +12,13 @@ import jakarta.interceptor.InvocationContext;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.UriInfo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.security.identity.SecurityIdentity;
 import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.auth.Sha256;
+import io.ticketing.reservations.http.PathParams;
 import io.ticketing.reservations.locking.DurableTransactions;
 import io.ticketing.reservations.problem.ApiException;
 import io.ticketing.reservations.problem.ProblemMapper;
@@ -73,9 +73,6 @@ class IdempotencyInterceptor {
 
     @Inject
     SecurityIdentity identity;
-
-    @Inject
-    UriInfo uri;
 
     @AroundInvoke
     Object once(InvocationContext invocation) throws Exception {
@@ -163,7 +160,7 @@ class IdempotencyInterceptor {
         if (identity.hasRole(Roles.ADMIN) || identity.hasRole(Roles.CHECKIN)) {
             return sha256(token);
         }
-        String cart = Optional.ofNullable(uri.getPathParameters().getFirst(CART))
+        String cart = Optional.ofNullable(PathParams.of(CART))
                 .or(() -> Arrays.stream(invocation.getParameters()).filter(NamesACart.class::isInstance)
                         .map(body -> ((NamesACart) body).cartId()).findFirst())
                 .orElse(null);

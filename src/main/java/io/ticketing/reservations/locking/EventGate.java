@@ -95,6 +95,10 @@ class EventGate {
         // request's work ends (GatePass#ended), not when its client leaves: the thread waits on in a batch or for the
         // locks all the same. Registered while the request is surely open: a handler added later might never run.
         routing.addEndHandler(ended -> turn.cancel(false));
+        if (turn.isDone()) {
+            // Granted at once, as most are: no pipeline to build, and no context to propagate through it.
+            return Uni.createFrom().nullItem();
+        }
         turn.orTimeout(config.timeout().toNanos(), TimeUnit.NANOSECONDS);
         return Uni.createFrom().completionStage(turn).map(ignored -> (Response) null).onFailure()
                 .recoverWithItem(failure -> {
