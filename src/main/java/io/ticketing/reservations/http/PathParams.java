@@ -16,6 +16,6 @@ public final class PathParams {
     /** Decoded; null when the request matched no resource or its template has no such parameter. */
     public static String of(String name) {
         ResteasyReactiveRequestContext request = CurrentRequestManager.get();
-        return request == null || request.getTarget() == null ? null : request.getPathParameter(name, true);
+        return request == null || request.getTarget() == null ? null : request.getPathParameter(name, false);
     }
 }
