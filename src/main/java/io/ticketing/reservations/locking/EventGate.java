@@ -96,7 +96,8 @@ class EventGate {
         // locks all the same. Registered while the request is surely open: a handler added later might never run.
         routing.addEndHandler(ended -> turn.cancel(false));
         if (turn.isDone()) {
-            // Granted at once, as most are: no pipeline to build, and no context to propagate through it.
+            // Granted at once, as most are: no pipeline to build. Nothing can withdraw the turn meanwhile: the end
+            // handler runs on this event loop, after this filter.
             return Uni.createFrom().nullItem();
         }
         turn.orTimeout(config.timeout().toNanos(), TimeUnit.NANOSECONDS);

@@ -14,7 +14,7 @@ public class ProductionLockBound implements QuarkusTestProfile {
 
     @Override
     public Map<String, String> getConfigOverrides() {
-        // application.properties sets %test.lock.timeout, which a plain override of lock.timeout would not reach.
+        // Named as application.properties names the tests' bound, so that this one replaces it.
         return Map.of("%test.lock.timeout", "3s");
     }
 }
