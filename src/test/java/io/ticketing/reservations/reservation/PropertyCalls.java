@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Map;
 
 import io.restassured.response.Response;
+import io.ticketing.reservations.support.Json;
 
 /** How the property test's steps call the service and say what it answered; a 500 is a defect, never a step. */
 final class PropertyCalls {
@@ -16,7 +17,7 @@ final class PropertyCalls {
     /** What was asked and answered, e.g. {@code checkout: 409 quota_exhausted}; fails on a server error. */
     static String call(String what, Response response) {
         requireNoServerError(what, response.statusCode(), response.asString());
-        String code = response.statusCode() >= 400 ? " " + response.jsonPath().getString("code") : "";
+        String code = response.statusCode() >= 400 ? " " + Json.text(response, "code") : "";
         return what + ": " + response.statusCode() + code;
     }
 

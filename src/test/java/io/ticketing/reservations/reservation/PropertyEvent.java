@@ -16,6 +16,7 @@ import java.util.Random;
 import java.util.Set;
 
 import io.restassured.specification.RequestSpecification;
+import io.ticketing.reservations.support.Json;
 import io.ticketing.reservations.support.Oracle;
 import io.ticketing.reservations.support.Oracle.QuotaUsage;
 import io.ticketing.reservations.support.Sql;
@@ -242,8 +243,7 @@ final class PropertyEvent {
             opener = opener.body(Map.of("buyer_token", buyerTokens.computeIfAbsent(fan(fan),
                     buyer -> buyerToken(slug, buyer))));
         }
-        String cart = opener.post(PATH + "/carts", slug).then().statusCode(201).extract().jsonPath()
-                .getString("id");
+        String cart = Json.text(opener.post(PATH + "/carts", slug).then().statusCode(201).extract(), "id");
         carts.add(cart);
         return cart;
     }

@@ -43,6 +43,7 @@ import io.restassured.response.Response;
 import io.ticketing.reservations.order.OrderService;
 import io.ticketing.reservations.support.Crowd;
 import io.ticketing.reservations.support.Crowd.Outcome;
+import io.ticketing.reservations.support.Json;
 import io.ticketing.reservations.support.Oracle;
 import io.ticketing.reservations.support.Sql;
 import io.ticketing.reservations.waitinglist.Offers;
@@ -185,8 +186,8 @@ abstract class Races {
         newQuota(event, 1, List.of(item));
         List<String> codes = new ArrayList<>();
         for (int i = 0; i < CLIENTS; i++) {
-            String code = checkout(event, cartWith(event, Map.of("item_id", item))).then().statusCode(201)
-                    .extract().path("code");
+            String code = Json.text(checkout(event, cartWith(event, Map.of("item_id", item))).then().statusCode(201)
+                    .extract(), "code");
             sql.passDeadline(code);
             assertThat(orders.expireIfDue(sql.orderId(code))).isTrue();
             codes.add(code);
@@ -406,11 +407,12 @@ abstract class Races {
         List<String> codes = new ArrayList<>();
         List<Long> positions = new ArrayList<>();
         for (int i = 1; i <= 2; i++) {
-            String code = checkout(event, cartWith(event, Map.of("item_id", item, "seat_guid", "C-" + i))).then()
-                    .statusCode(201).extract().path("code");
+            String code = Json
+                    .text(checkout(event, cartWith(event, Map.of("item_id", item, "seat_guid", "C-" + i))).then()
+                            .statusCode(201).extract(), "code");
             codes.add(code);
-            positions.add(storefront().get(EVENT + "/orders/{code}", event, code).then().extract().jsonPath()
-                    .getLong("positions[0].id"));
+            positions.add(Json.of(storefront().get(EVENT + "/orders/{code}", event, code).then().extract())
+                    .path("positions").path(0).path("id").asLong());
         }
         // One paid, one pending: their positions count in different sales counters, whose row locks would otherwise
         // order the two changes one after the other even without the advisory locks.
@@ -436,10 +438,10 @@ abstract class Races {
         for (int i = 0; i < 2; i++) {
             checkout(event, cartWith(event, Map.of("item_id", scarce))).then().statusCode(201);
         }
-        String code = checkout(event, cartWith(event, Map.of("item_id", plenty))).then().statusCode(201).extract()
-                .path("code");
-        long position = storefront().get(EVENT + "/orders/{code}", event, code).then().extract().jsonPath()
-                .getLong("positions[0].id");
+        String code = Json.text(
+                checkout(event, cartWith(event, Map.of("item_id", plenty))).then().statusCode(201).extract(), "code");
+        long position = Json.of(storefront().get(EVENT + "/orders/{code}", event, code).then().extract())
+                .path("positions").path(0).path("id").asLong();
         List<String> carts = newCarts(event, 5);
         List<Outcome> outcomes = race(event, 6, i -> i == 5
                 ? admin().header("If-Match", "\"0\"").body(Map.of("operations", List.of(Map.of("op",
@@ -558,7 +560,7 @@ abstract class Races {
             assertThat(retried.header("Idempotent-Replayed")).isEqualTo("true");
             assertThat(retried.asString()).isEqualTo(sold.get().body());
         } else {
-            assertThat(retried.jsonPath().getString("code")).isEqualTo("quota_exhausted");
+            assertThat(Json.text(retried, "code")).isEqualTo("quota_exhausted");
         }
         expectInBatches(event, () -> assertThat(count(outcomes, 201)).as("holds of the last ticket").isEqualTo(1));
     }

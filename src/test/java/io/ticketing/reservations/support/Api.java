@@ -7,6 +7,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
+import java.util.stream.StreamSupport;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
@@ -48,13 +51,15 @@ public final class Api {
     public static String newToken(String organizer, String scope, List<String> events) {
         Map<String, Object> body = new HashMap<>(Map.of("name", scope + " token", "scope", scope));
         body.put("events", events);
-        return admin().body(body).post("/api/v1/organizers/{organizer}/tokens", organizer).then().statusCode(201)
-                .extract().path("token");
+        return Json
+                .text(admin().body(body).post("/api/v1/organizers/{organizer}/tokens", organizer).then().statusCode(201)
+                        .extract(), "token");
     }
 
     public static long newItem(String event, String name, String price) {
-        return admin().body(Map.of("name", name, "price", price)).post("/api/v1/events/{event}/items", event)
-                .then().statusCode(201).extract().jsonPath().getLong("id");
+        return Json
+                .number(admin().body(Map.of("name", name, "price", price)).post("/api/v1/events/{event}/items", event)
+                        .then().statusCode(201).extract(), "id");
     }
 
     public static long newQuota(String event, Integer size, List<Long> items) {
@@ -66,29 +71,32 @@ public final class Api {
         Map<String, Object> body = new HashMap<>(Map.of("name", "quota", "items", items));
         body.put("size", size);
         body.put("date_id", date);
-        return admin().body(body).post("/api/v1/events/{event}/quotas", event)
-                .then().statusCode(201).extract().jsonPath().getLong("id");
+        return Json.number(admin().body(body).post("/api/v1/events/{event}/quotas", event)
+                .then().statusCode(201).extract(), "id");
     }
 
     /** What a quota has left by the admin's availability: section 1's {@code available_number}. */
     public static int availableNumber(String event, long quota) {
-        return admin().get("/api/v1/events/{event}/quotas/{quota}/availability", event, quota).then().statusCode(200)
-                .extract().jsonPath().getInt("available_number");
+        return (int) Json.number(
+                admin().get("/api/v1/events/{event}/quotas/{quota}/availability", event, quota).then().statusCode(200)
+                        .extract(),
+                "available_number");
     }
 
     /** What the storefront's availability says {@code item} can sell now: null when nothing limits it. */
     public static Integer storefrontAvailable(String event, long item) {
-        List<Map<String, Object>> items = storefront().get("/api/v1/events/{event}/availability", event).then()
-                .statusCode(200).extract().jsonPath().getList("items");
-        Object number = items.stream().filter(candidate -> ((Number) candidate.get("item_id")).longValue() == item)
-                .findFirst().orElseThrow().get("available_number");
-        return number == null ? null : ((Number) number).intValue();
+        JsonNode items = Json.of(storefront().get("/api/v1/events/{event}/availability", event).then()
+                .statusCode(200).extract()).path("items");
+        JsonNode number = StreamSupport.stream(items.spliterator(), false)
+                .filter(candidate -> candidate.path("item_id").asLong() == item).findFirst().orElseThrow()
+                .path("available_number");
+        return number.isNull() || number.isMissingNode() ? null : number.asInt();
     }
 
     /** An item with the fields of {@code item} (name and price at least). */
     public static long newItem(String event, Map<String, Object> item) {
-        return admin().body(item).post("/api/v1/events/{event}/items", event).then().statusCode(201).extract()
-                .jsonPath().getLong("id");
+        return Json.number(
+                admin().body(item).post("/api/v1/events/{event}/items", event).then().statusCode(201).extract(), "id");
     }
 
     /** An item whose every position brings {@code count} positions of {@code bundled} (contract section 10). */
@@ -99,8 +107,10 @@ public final class Api {
 
     /** A date of the event series, on sale, starting on day {@code day} of December 2026. */
     public static long newDate(String event, int day) {
-        return admin().body(Map.of("name", "December " + day, "starts_at", "2026-12-%02dT19:00:00Z".formatted(day)))
-                .post("/api/v1/events/{event}/dates", event).then().statusCode(201).extract().jsonPath().getLong("id");
+        return Json.number(
+                admin().body(Map.of("name", "December " + day, "starts_at", "2026-12-%02dT19:00:00Z".formatted(day)))
+                        .post("/api/v1/events/{event}/dates", event).then().statusCode(201).extract(),
+                "id");
     }
 
     /** Seats {@code prefix-1} to {@code prefix-count} of one date, sold as {@code item}. */
@@ -113,8 +123,8 @@ public final class Api {
     }
 
     public static long newSeatedItem(String event, String name, String price) {
-        return admin().body(Map.of("name", name, "price", price, "requires_seat", true))
-                .post("/api/v1/events/{event}/items", event).then().statusCode(201).extract().jsonPath().getLong("id");
+        return Json.number(admin().body(Map.of("name", name, "price", price, "requires_seat", true))
+                .post("/api/v1/events/{event}/items", event).then().statusCode(201).extract(), "id");
     }
 
     /** Creates seats {@code prefix-1} to {@code prefix-count}, sold as {@code item}. */
@@ -157,7 +167,8 @@ public final class Api {
     }
 
     public static String newCart(String event) {
-        return storefront().post("/api/v1/events/{event}/carts", event).then().statusCode(201).extract().path("id");
+        return Json.text(storefront().post("/api/v1/events/{event}/carts", event).then().statusCode(201).extract(),
+                "id");
     }
 
     /**
@@ -165,14 +176,16 @@ public final class Api {
      * token the shop's server asked for (contract section 8).
      */
     public static String newCartOf(String event, String buyer) {
-        return storefront().body(Map.of("buyer_token", buyerToken(event, buyer))).post("/api/v1/events/{event}/carts",
-                event).then().statusCode(201).extract().path("id");
+        return Json.text(
+                storefront().body(Map.of("buyer_token", buyerToken(event, buyer))).post("/api/v1/events/{event}/carts",
+                        event).then().statusCode(201).extract(),
+                "id");
     }
 
     /** The token a shop's server asks for to vouch for {@code buyer}. */
     public static String buyerToken(String event, String buyer) {
-        return admin().body(Map.of("buyer", buyer)).post("/api/v1/events/{event}/buyer_tokens", event).then()
-                .statusCode(201).extract().path("buyer_token");
+        return Json.text(admin().body(Map.of("buyer", buyer)).post("/api/v1/events/{event}/buyer_tokens", event).then()
+                .statusCode(201).extract(), "buyer_token");
     }
 
     /** {@code count} empty carts, one for each buyer of a race. */
@@ -186,8 +199,8 @@ public final class Api {
      */
     public static String channelToken(String channel) {
         admin().body(Map.of("slug", channel, "name", channel)).post("/api/v1/organizers/default/channels");
-        return admin().body(Map.of("name", channel + " till", "scope", "storefront", "channel", channel))
-                .post("/api/v1/organizers/default/tokens").then().statusCode(201).extract().path("token");
+        return Json.text(admin().body(Map.of("name", channel + " till", "scope", "storefront", "channel", channel))
+                .post("/api/v1/organizers/default/tokens").then().statusCode(201).extract(), "token");
     }
 
     /** A storefront of the channel whose token this is. */
@@ -197,15 +210,15 @@ public final class Api {
 
     /** An empty cart opened with {@code token}, so in its channel. */
     public static String newCartWith(String token, String event) {
-        return storefrontOf(token).post("/api/v1/events/{event}/carts", event).then().statusCode(201).extract()
-                .path("id");
+        return Json.text(
+                storefrontOf(token).post("/api/v1/events/{event}/carts", event).then().statusCode(201).extract(), "id");
     }
 
     /** An allotment of the quota for {@code channel} (contract section 12); returns its id. */
     public static long newAllotment(String event, long quota, String channel, int size) {
-        return admin().body(Map.of("channel", channel, "size", size))
+        return Json.number(admin().body(Map.of("channel", channel, "size", size))
                 .post("/api/v1/events/{event}/quotas/{quota}/allotments", event, quota).then().statusCode(201)
-                .extract().jsonPath().getLong("id");
+                .extract(), "id");
     }
 
     public static Response addToCart(String event, String cart, Map<String, Object> position) {

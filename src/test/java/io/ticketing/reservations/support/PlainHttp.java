@@ -1,0 +1,52 @@
+package io.ticketing.reservations.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Map;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.restassured.RestAssured;
+import io.ticketing.reservations.support.Crowd.Outcome;
+
+/**
+ * JSON POSTs to the service under test through the JDK's client, for the loops that send thousands of requests. REST
+ * Assured builds each request through Groovy's dynamic call sites: sixteen threads of door scans spent two thirds of
+ * their test's time there, in the test's own JVM, on the two cores the service needed. Tests that send a handful keep
+ * REST Assured.
+ */
+public final class PlainHttp {
+
+    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private PlainHttp() {
+    }
+
+    /** A POST of {@code body} as JSON with {@code authorization} (scheme included) to the service's {@code path}. */
+    public static Outcome post(String authorization, String path, Map<String, Object> body) {
+        try {
+            HttpRequest request = HttpRequest
+                    .newBuilder(URI.create(RestAssured.baseURI + ":" + RestAssured.port + path))
+                    .header("Authorization", authorization).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(MAPPER.writeValueAsBytes(body))).build();
+            HttpResponse<String> response = CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
+            String code = response.body().contains("\"code\"")
+                    ? MAPPER.readTree(response.body()).path("code").asText(null)
+                    : null;
+            return new Outcome(response.statusCode(), code, response.body());
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
