@@ -18,7 +18,8 @@ import io.ticketing.reservations.support.Crowd.Outcome;
  * JSON POSTs to the service under test through the JDK's client, for the loops that send thousands of requests. REST
  * Assured builds each request through Groovy's dynamic call sites: sixteen threads of door scans spent two thirds of
  * their test's time there, in the test's own JVM, on the two cores the service needed. Tests that send a handful keep
- * REST Assured.
+ * REST Assured. These requests skip {@link ServedDocument}'s check: the REST Assured tests of the same operations make
+ * it.
  */
 public final class PlainHttp {
 
