@@ -23,14 +23,17 @@ public final class Crowd {
 
     /** What one client got: the status and, for problems, the code. */
     public record Outcome(int status, String code, String body) {
+
+        /** An answer's outcome, its problem code read only from a body that has one. */
+        static Outcome of(int status, String body) {
+            return new Outcome(status, body.contains("\"code\"") ? Json.text(body, "code") : null, body);
+        }
     }
 
     public static List<Outcome> run(int clients, IntFunction<Response> request) {
         return runForOutcomes(clients, client -> {
             Response response = request.apply(client);
-            String body = response.asString();
-            String code = body.contains("\"code\"") ? Json.text(response, "code") : null;
-            return new Outcome(response.statusCode(), code, body);
+            return Outcome.of(response.statusCode(), response.asString());
         });
     }
 

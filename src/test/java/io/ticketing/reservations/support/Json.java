@@ -33,7 +33,29 @@ public final class Json {
 
     /** A top-level text field, or null when it is absent or null (a problem's {@code code}, a cart's {@code id}). */
     public static String text(ResponseBodyExtractionOptions body, String field) {
-        JsonNode value = of(body).path(field);
+        return text(of(body), field);
+    }
+
+    /** {@link #text(ResponseBodyExtractionOptions, String)} of an answer read as text already. */
+    public static String text(String body, String field) {
+        try {
+            return text(body.isEmpty() ? MAPPER.missingNode() : MAPPER.readTree(body), field);
+        } catch (IOException e) {
+            throw new UncheckedIOException("not JSON: " + body, e);
+        }
+    }
+
+    /** A request's body as JSON. */
+    public static byte[] bytes(Object body) {
+        try {
+            return MAPPER.writeValueAsBytes(body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String text(JsonNode answer, String field) {
+        JsonNode value = answer.path(field);
         return value.isMissingNode() || value.isNull() ? null : value.asText();
     }
 

@@ -8,9 +8,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Map;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import io.restassured.RestAssured;
 import io.ticketing.reservations.support.Crowd.Outcome;
 
@@ -24,7 +21,6 @@ import io.ticketing.reservations.support.Crowd.Outcome;
 public final class PlainHttp {
 
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private PlainHttp() {
     }
@@ -35,14 +31,9 @@ public final class PlainHttp {
             HttpRequest request = HttpRequest
                     .newBuilder(URI.create(RestAssured.baseURI + ":" + RestAssured.port + path))
                     .header("Authorization", authorization).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(MAPPER.writeValueAsBytes(body))).build();
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(Json.bytes(body))).build();
             HttpResponse<String> response = CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
-            String code = response.body().contains("\"code\"")
-                    ? MAPPER.readTree(response.body()).path("code").asText(null)
-                    : null;
-            return new Outcome(response.statusCode(), code, response.body());
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
+            return Outcome.of(response.statusCode(), response.body());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
