@@ -23,26 +23,18 @@ public final class Json {
 
     /** The whole answer; {@code MissingNode} for an empty body, so that {@code path} reads nothing from it. */
     public static JsonNode of(ResponseBodyExtractionOptions body) {
-        byte[] bytes = body.asByteArray();
-        try {
-            return bytes.length == 0 ? MAPPER.missingNode() : MAPPER.readTree(bytes);
-        } catch (IOException e) {
-            throw new UncheckedIOException("not JSON: " + body.asString(), e);
-        }
+        return parse(body.asString());
     }
 
     /** A top-level text field, or null when it is absent or null (a problem's {@code code}, a cart's {@code id}). */
     public static String text(ResponseBodyExtractionOptions body, String field) {
-        return text(of(body), field);
+        return text(body.asString(), field);
     }
 
     /** {@link #text(ResponseBodyExtractionOptions, String)} of an answer read as text already. */
     public static String text(String body, String field) {
-        try {
-            return text(body.isEmpty() ? MAPPER.missingNode() : MAPPER.readTree(body), field);
-        } catch (IOException e) {
-            throw new UncheckedIOException("not JSON: " + body, e);
-        }
+        JsonNode value = parse(body).path(field);
+        return value.isMissingNode() || value.isNull() ? null : value.asText();
     }
 
     /** A request's body as JSON. */
@@ -54,11 +46,6 @@ public final class Json {
         }
     }
 
-    private static String text(JsonNode answer, String field) {
-        JsonNode value = answer.path(field);
-        return value.isMissingNode() || value.isNull() ? null : value.asText();
-    }
-
     /** A top-level number field, which must be there (a created resource's {@code id}). */
     public static long number(ResponseBodyExtractionOptions body, String field) {
         JsonNode value = of(body).path(field);
@@ -66,5 +53,13 @@ public final class Json {
             throw new AssertionError("no number " + field + " in " + body.asString());
         }
         return value.asLong();
+    }
+
+    private static JsonNode parse(String body) {
+        try {
+            return body.isEmpty() ? MAPPER.missingNode() : MAPPER.readTree(body);
+        } catch (IOException e) {
+            throw new UncheckedIOException("not JSON: " + body, e);
+        }
     }
 }
