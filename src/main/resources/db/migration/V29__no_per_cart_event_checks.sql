@@ -10,8 +10,8 @@ ALTER TABLE carts DROP CONSTRAINT carts_event_id_fkey;
 ALTER TABLE orders DROP CONSTRAINT orders_event_id_fkey;
 
 -- A cart's checks: PostgreSQL reads every check's expression anew for each statement that writes the table, and a
--- cart's insert is a statement of its own. Its id is the service's (RandomIds: 22 characters, 128 random bits), its buyer
--- has passed the request's validation (1 to 200 characters) or the buyer token the service signed. An order, which
--- outlives its request, keeps its checks.
+-- cart's insert is a statement of its own. Its id is the service's (RandomIds: 22 characters, 128 random bits), its
+-- buyer has passed the request's validation (1 to 200 characters) or the buyer token the service signed. An order,
+-- which outlives its request, keeps its checks.
 ALTER TABLE carts DROP CONSTRAINT carts_id_check;
 ALTER TABLE carts DROP CONSTRAINT carts_buyer_check;
