@@ -1,0 +1,39 @@
+package io.ticketing.reservations.auth;
+
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+
+import io.quarkus.vertx.http.runtime.security.HttpSecurityRecorder.DefaultAuthFailureHandler;
+import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
+import io.quarkus.vertx.http.runtime.security.SecurityHandlerPriorities;
+import io.vertx.ext.web.Router;
+
+/**
+ * Takes Quarkus's authentication failure handler off every request before Quarkus REST's filter replaces it. That
+ * filter, right after authentication, first names the request's route template for the metrics by building a new
+ * table of every resource's routes and matching the path in it: about 3 % of the service's CPU in scenario 2 (a
+ * flight recording, docs/benchmark-history.md), on every request, for a handler no request here uses. Authentication is
+ * lazy ({@code quarkus.http.auth.proactive=false}), so a token is read only when a resource's roles are checked, and
+ * Quarkus REST takes its handler off again when a resource starts: a refused token is a failure of the resource,
+ * which {@code ProblemMapper} answers (401, a problem), with the template its handler chain has named. No route
+ * outside the resources asks for the identity: the metrics check their token themselves ({@link MetricsAccess}).
+ *
+ * <p>This route shares the order of Quarkus REST's filter and runs before it because routes observed here are added
+ * before the HTTP filters ({@code VertxHttpRecorder.finalizeRouter}); {@code AuthFailuresTest} fails if a Quarkus
+ * release changes that.
+ */
+@Singleton
+public class AuthFailures {
+
+    /** The place of Quarkus REST's filter: the first after authentication. */
+    static final int ORDER = -(SecurityHandlerPriorities.AUTHENTICATION - 1);
+
+    void install(@Observes Router router) {
+        router.route().order(ORDER).handler(context -> {
+            if (context.get(QuarkusHttpUser.AUTH_FAILURE_HANDLER) instanceof DefaultAuthFailureHandler) {
+                context.remove(QuarkusHttpUser.AUTH_FAILURE_HANDLER);
+            }
+            context.next();
+        });
+    }
+}
