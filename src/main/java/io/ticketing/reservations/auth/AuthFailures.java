@@ -28,7 +28,7 @@ import io.vertx.ext.web.Router;
 public class AuthFailures {
 
     /** The place of Quarkus REST's filter: the first after authentication. */
-    static final int ORDER = -(SecurityHandlerPriorities.AUTHENTICATION - 1);
+    private static final int ORDER = -(SecurityHandlerPriorities.AUTHENTICATION - 1);
 
     void install(@Observes Router router) {
         router.route().order(ORDER).handler(context -> {

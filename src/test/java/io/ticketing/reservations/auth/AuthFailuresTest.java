@@ -57,8 +57,7 @@ class AuthFailuresTest {
      * What a refused token is answered with does not change: one 401 problem with its challenge, with no error logged
      * (a handler left to fail the request when its identity is refused would end it before {@code ProblemMapper}
      * answers, which Quarkus's error handler logs as "Response has already been written"), counted under its route's
-     * template. The second request is served after the first has ended, on the same connection, so an error of the
-     * first is logged by then.
+     * template. That error is logged while the first request is served, so it is in by the end of the second.
      */
     @Test
     void anUnknownTokenIsStillOneProblemWithItsChallengeCountedUnderItsRoute() {
