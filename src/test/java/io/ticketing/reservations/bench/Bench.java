@@ -1,13 +1,10 @@
 package io.ticketing.reservations.bench;
 
-import static io.ticketing.reservations.support.LocalResources.deleteRecursively;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,11 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-
-import io.ticketing.reservations.startup.EmbeddedDatabase;
 
 /**
  * The checkout benchmark (see BENCHMARKS.md). Starts PostgreSQL (or uses BENCH_JDBC_URL), starts the packaged
@@ -30,7 +23,7 @@ import io.ticketing.reservations.startup.EmbeddedDatabase;
  */
 public final class Bench {
 
-    private static final Duration DURATION = Duration.ofSeconds(Integer.getInteger("bench.seconds", 10));
+    static final Duration DURATION = Duration.ofSeconds(Integer.getInteger("bench.seconds", 10));
     /** Untimed load before each measurement, so the JIT has compiled the paths a scenario takes. */
     private static final Duration WARM_UP = Duration.ofSeconds(Integer.getInteger("bench.warmup", 5));
     private static final Duration SERVICE_WARM_UP = Duration.ofSeconds(Integer.getInteger("bench.service-warmup", 90));
@@ -50,11 +43,12 @@ public final class Bench {
             .of(System.getProperty("bench.scenarios", "1,1+20000,1+100000,1/10000,1~10000,2,3,4,5,6,7,8").split(","));
     /** Whether pgbench measures the ceilings beside the service ({@code bench.ceiling=false}: not, for speed). */
     private static final boolean CEILING = Boolean.parseBoolean(System.getProperty("bench.ceiling", "true"));
-    /** How long every commit of the benchmark's database waits, as a synchronous replica in another zone makes it. */
-    private static final int COMMIT_DELAY_MS = Integer.getInteger("bench.commit-delay-ms", 0);
-
-    /** {@code jdbc:postgresql://host:port/} (1), the database (2), and the parameters (3). */
-    private static final Pattern DATABASE_IN_URL = Pattern.compile("(jdbc:postgresql://[^/]*/)([^?]*)(.*)");
+    /**
+     * {@code bench.keep-running=true}: each build's database and service start, and warm up, once, and every round
+     * runs on them. A round then takes minutes less, so the machine drifts less between the builds it compares, and
+     * every round after the first measures services whose compilers had all the time they needed.
+     */
+    private static final boolean KEEP_RUNNING = Boolean.getBoolean("bench.keep-running");
 
     private final Service service;
     private final Admin admin;
@@ -63,10 +57,11 @@ public final class Bench {
     private final List<String> rows = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
     private final List<Cell> cells = new ArrayList<>();
+    private boolean warmedUp;
     /** The storefront token the buyers send: the configured one, or an organizer's ({@link Admin#tokens}). */
     private final String storefront;
 
-    private Bench(Service service, Connection sql, Ceiling ceiling, boolean organizerTokens) throws Exception {
+    Bench(Service service, Connection sql, Ceiling ceiling, boolean organizerTokens) throws Exception {
         this.service = service;
         String[] tokens = Admin.tokens(service.base, organizerTokens);
         this.admin = new Admin(service.base, tokens[0]);
@@ -81,15 +76,29 @@ public final class Bench {
         List<Build> builds = Build.fromProperties();
         int rounds = Integer.getInteger("bench.rounds", builds.size() > 1 ? 3 : 1);
         Comparison comparison = new Comparison(builds);
-        for (int round = 1; round <= rounds; round++) {
-            // Alternate the order, so neither build always runs on a machine the other has just warmed or tired.
-            List<Build> order = new ArrayList<>(builds);
-            if (round % 2 == 0) {
-                java.util.Collections.reverse(order);
+        List<RunningBuild> running = new ArrayList<>();
+        try {
+            for (int round = 1; round <= rounds; round++) {
+                // Alternate the order, so neither build always runs on a machine the other has just warmed or tired.
+                List<Build> order = new ArrayList<>(builds);
+                if (round % 2 == 0) {
+                    java.util.Collections.reverse(order);
+                }
+                for (Build build : order) {
+                    System.out.printf("%n== round %d of %d: %s (%s)%n", round, rounds, build.label(), build.app());
+                    if (KEEP_RUNNING) {
+                        while (running.size() <= builds.indexOf(build)) {
+                            running.add(RunningBuild.start(builds.get(running.size()), "-" + (running.size() + 1)));
+                        }
+                        comparison.add(build, running.get(builds.indexOf(build)).bench().pass());
+                    } else {
+                        comparison.add(build, measure(build));
+                    }
+                }
             }
-            for (Build build : order) {
-                System.out.printf("%n== round %d of %d: %s (%s)%n", round, rounds, build.label(), build.app());
-                comparison.add(build, measure(build));
+        } finally {
+            for (RunningBuild build : running) {
+                build.close();
             }
         }
         if (builds.size() > 1 || rounds > 1) {
@@ -101,76 +110,24 @@ public final class Bench {
 
     /** One whole run of the scenarios against a fresh database and a fresh service of {@code build}. */
     private static List<Cell> measure(Build build) throws Exception {
-        String server = System.getenv("BENCH_JDBC_URL");
-        String url;
-        EmbeddedDatabase embedded = null;
-        String user = System.getenv().getOrDefault("BENCH_JDBC_USER", "postgres");
-        String password = System.getenv().getOrDefault("BENCH_JDBC_PASSWORD", "");
-        if (server == null) {
-            // A run killed midway leaves its data behind, on which initdb refuses to start.
-            deleteRecursively(Path.of("target", "bench-postgres", "data"));
-            // Delayed commits need flushed ones (fsync on), which a database started without cannot turn on later.
-            embedded = COMMIT_DELAY_MS > 0
-                    ? EmbeddedDatabase.throwawayFlushingCommits(Path.of("target", "bench-postgres"))
-                    : EmbeddedDatabase.throwaway(Path.of("target", "bench-postgres"));
-            url = embedded.jdbcUrl();
-            user = embedded.username();
-            password = embedded.password();
-        } else {
-            url = createDatabase(server, user, password);
-        }
-        try (Connection sql = DriverManager.getConnection(url, user, password)) {
-            CommitDelay.apply(sql, COMMIT_DELAY_MS);
-            Service service = Service.start(build.app(), "bench-service", url, user, password, build.env());
-            try {
-                String streams = System.getProperty("bench.streams");
-                if (streams != null) {
-                    new Streams(service).run(Arrays.stream(streams.split(",")).map(Integer::valueOf).toList());
-                    return List.of();
-                }
-                Bench bench = new Bench(service, sql, new Ceiling(url, user, password, DURATION),
-                        build.organizerTokens());
-                bench.runAll();
-                return bench.cells;
-            } finally {
-                service.terminate();
+        try (RunningBuild running = RunningBuild.start(build, "")) {
+            String streams = System.getProperty("bench.streams");
+            if (streams != null) {
+                new Streams(running.service()).run(Arrays.stream(streams.split(",")).map(Integer::valueOf).toList());
+                return List.of();
             }
-        } finally {
-            if (embedded != null) {
-                embedded.close();
-            } else {
-                dropDatabase(server, url, user, password);
-            }
+            return running.bench().pass();
         }
     }
 
     /**
-     * A database of its own on the server {@code BENCH_JDBC_URL} names, for one run of one build: the builds of a
-     * comparison have different schemas, and a run's rows must not weigh on the next.
+     * Every scenario at every concurrency, once; the first pass warms the service up first. Prints the pass's table
+     * and returns its cells.
      */
-    private static String createDatabase(String url, String user, String password) throws SQLException {
-        String name = "bench_" + ProcessHandle.current().pid() + "_" + System.nanoTime();
-        try (Connection server = DriverManager.getConnection(url, user, password);
-                Statement statement = server.createStatement()) {
-            statement.execute("CREATE DATABASE " + name);
-        }
-        Matcher database = DATABASE_IN_URL.matcher(url);
-        if (!database.matches()) {
-            throw new IllegalArgumentException("BENCH_JDBC_URL names no database: " + url);
-        }
-        return database.group(1) + name + database.group(3);
-    }
-
-    private static void dropDatabase(String serverUrl, String url, String user, String password) throws SQLException {
-        Matcher database = DATABASE_IN_URL.matcher(url);
-        database.matches();
-        try (Connection server = DriverManager.getConnection(serverUrl, user, password);
-                Statement statement = server.createStatement()) {
-            statement.execute("DROP DATABASE IF EXISTS " + database.group(2) + " WITH (FORCE)");
-        }
-    }
-
-    private void runAll() throws Exception {
+    List<Cell> pass() throws Exception {
+        rows.clear();
+        notes.clear();
+        cells.clear();
         String header = String.format(
                 "| %-36s | %4s | %7s | %8s | %7s | %7s | %7s | %9s | %7s | %5s | %7s | %8s | %6s | %8s | %8s | %8s | %8s | %5s |",
                 "scenario", "c", "ops/s", "req/s", "p50 ms", "p99 ms", "req p99", "lock p99", "svc cpu", "jit %",
@@ -179,7 +136,10 @@ public final class Bench {
                 "oversold", "pgb min", "pgb svc", "ratio");
         rows.add(header);
         rows.add(header.replaceAll("[^|]", "-"));
-        warmUpService();
+        if (!warmedUp) {
+            warmUpService();
+            warmedUp = true;
+        }
         for (String scenario : SCENARIOS) {
             for (int clients : CONCURRENCY) {
                 run(scenario.trim(), clients);
@@ -192,6 +152,7 @@ public final class Bench {
         String table = String.join(System.lineSeparator(), rows);
         System.out.println(table);
         Files.writeString(Path.of("target", "bench-results.md"), table + System.lineSeparator());
+        return List.copyOf(cells);
     }
 
     /**
