@@ -9,6 +9,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -46,7 +47,8 @@ public final class Bench {
     /**
      * {@code bench.keep-running=true}: each build's database and service start, and warm up, once, and every round
      * runs on them. A round then takes minutes less, so the machine drifts less between the builds it compares, and
-     * every round after the first measures services whose compilers had all the time they needed.
+     * every round after the first measures services whose compilers had all the time they needed. {@code db cpu}
+     * then counts the idle build's database too (its autovacuum, say).
      */
     private static final boolean KEEP_RUNNING = Boolean.getBoolean("bench.keep-running");
 
@@ -76,7 +78,7 @@ public final class Bench {
         List<Build> builds = Build.fromProperties();
         int rounds = Integer.getInteger("bench.rounds", builds.size() > 1 ? 3 : 1);
         Comparison comparison = new Comparison(builds);
-        List<RunningBuild> running = new ArrayList<>();
+        Map<Build, RunningBuild> running = new LinkedHashMap<>();
         try {
             for (int round = 1; round <= rounds; round++) {
                 // Alternate the order, so neither build always runs on a machine the other has just warmed or tired.
@@ -87,17 +89,17 @@ public final class Bench {
                 for (Build build : order) {
                     System.out.printf("%n== round %d of %d: %s (%s)%n", round, rounds, build.label(), build.app());
                     if (KEEP_RUNNING) {
-                        while (running.size() <= builds.indexOf(build)) {
-                            running.add(RunningBuild.start(builds.get(running.size()), "-" + (running.size() + 1)));
+                        if (!running.containsKey(build)) {
+                            running.put(build, RunningBuild.start(build, "-" + (running.size() + 1)));
                         }
-                        comparison.add(build, running.get(builds.indexOf(build)).bench().pass());
+                        comparison.add(build, running.get(build).bench().pass());
                     } else {
                         comparison.add(build, measure(build));
                     }
                 }
             }
         } finally {
-            for (RunningBuild build : running) {
+            for (RunningBuild build : running.values()) {
                 build.close();
             }
         }
