@@ -142,7 +142,8 @@ final class PropertyEvent {
             return null;
         }
         String guid = (String) position.get("seat_guid");
-        if (guid != null && !(on.isEmpty() ? seatFree(guid, null) : on.stream().allMatch(d -> seatFree(guid, d)))) {
+        if (guid != null
+                && !(on.isEmpty() ? seatFree(item, guid, null) : on.stream().allMatch(d -> seatFree(item, guid, d)))) {
             return null;
         }
         Map<Long, Integer> taken = new LinkedHashMap<>(Map.of(item, 1));
@@ -176,18 +177,21 @@ final class PropertyEvent {
         return left;
     }
 
-    /** Section 1's available seat (of {@code date}, null: of no date): a pass holds its guid on every date. */
-    boolean seatFree(String guid, Long date) {
+    /**
+     * Section 1's available seat (of {@code date}, null: of no date) that {@code item} may take: a pass holds its guid on
+     * every date, and a seat a seating plan gave another item is refused before any lock.
+     */
+    boolean seatFree(long item, String guid, Long date) {
         return sql.number("""
                 SELECT count(*) FROM seats s WHERE s.event_id = ?1 AND s.guid = ?2
-                  AND coalesce(s.date_id, 0) = ?3 AND NOT s.blocked
+                  AND coalesce(s.date_id, 0) = ?3 AND s.item_id = ?4 AND NOT s.blocked
                   AND NOT EXISTS (SELECT 1 FROM cart_positions c JOIN carts k ON k.id = c.cart_id
                     WHERE c.expires >= now() AND (c.seat_id = s.id OR c.pass_seat_guid = s.guid AND k.event_id = ?1))
                   AND NOT EXISTS (SELECT 1 FROM order_positions p JOIN orders o ON o.id = p.order_id
                     WHERE o.status IN ('pending', 'paid')
                       AND (p.seat_id = s.id OR p.pass_seat_guid = s.guid AND o.event_id = ?1))
                   AND NOT EXISTS (SELECT 1 FROM vouchers v WHERE v.seat_id = s.id)""", id, guid,
-                date == null ? 0L : date) > 0;
+                date == null ? 0L : date, item) > 0;
     }
 
     private boolean dateOnSale(long date) {
