@@ -36,27 +36,28 @@ public class QuotaCounter {
               THEN voucher_uses_on_date(v.id, q.date_id) ELSE v.redeemed END""";
 
     /**
-     * One row per quota selected by the {@code quota} CTE that precedes it: its size, member items, the four
-     * numbers, the vouchers that block in it now, what its items' waiting lists wait for (V18's counter) and its
-     * allotments in force ({@link AllotmentCount}; read only for a quota that has some, V24's counter), all from one
-     * snapshot. The entries of an item off sale hold nothing back while it is off (contract section 9); its
-     * {@code active} is read only where something waits, so a quota with no list costs what it did. Holds: see V5
-     * for why the two bucket ranges count exactly the live ones. The counters count every live hold (V16) per item
-     * and date (V19): a quota of one date counts its date's and those of no date
-     * (passes); a quota of no date counts every date's, which only an event with dates ({@code dated}) has, so that
-     * an event without dates reads the short ranges it always did. What dates add, and a voucher's uses on a date, V30's
-     * functions count, called only where a date counts: PostgreSQL sets up every sub-select of a plan on each run, run
-     * or not, and the dates' made an event without dates pay a third more for a count (see V30). {@code member} is
-     * materialized so that each member's dates are counted once. A hold is then left out of a quota's
-     * {@code carts} when its voucher blocks in that quota now (the voucher counts that capacity), or when it is being
-     * re-checked ({@code :excluded}) and must not count against itself. A voucher blocks in a quota while
-     * {@code block_quota} is on, {@code valid_until} has not passed, it names the quota or an item in it, and it is
-     * not restricted to another date than the quota's (contract sections 1 and 10).
+     * One row per quota selected by the {@code quota} CTE that precedes it: its size, member items, the four numbers,
+     * the vouchers that block in it now, what its items' waiting lists wait for (V18's counter) and its allotments in
+     * force ({@link AllotmentCount}; read only for a quota that has some, V24's counter), all from one snapshot. The
+     * entries of an item off sale hold nothing back while it is off (contract section 9); its {@code active} is read
+     * only where something waits, so a quota with no list costs what it did. Holds: see V5 for why the two bucket
+     * ranges count exactly the live ones. The counters count every live hold (V16) per item and date (V19): a quota of
+     * one date counts its date's and those of no date (passes); a quota of no date counts every date's, which only an
+     * event with dates ({@code dated}) has, so that an event without dates reads the short ranges it always did. What
+     * dates add, and a voucher's uses on a date, V30's functions count, called only where a date counts: PostgreSQL
+     * sets up every sub-select of a plan on each run, run or not, and as sub-selects they cost every count a third
+     * more, dates or not (see V30). {@code member} is materialized so that each member's dates are counted once, not
+     * once for each of their three fields. A hold is then left out of a quota's {@code carts} when its voucher blocks
+     * in that quota now (the voucher counts that capacity), or when it is being re-checked ({@code :excluded}) and must
+     * not count against itself. A voucher blocks in a quota while {@code block_quota} is on, {@code valid_until} has
+     * not passed, it names the quota or an item in it, and it is not restricted to another date than the quota's
+     * (contract sections 1 and 10).
      */
     private static final String COUNT_SELECTED = """
             member AS MATERIALIZED (
               SELECT q.id AS quota_id, q.date_id, qi.item_id,
-                CASE WHEN q.date_id IS NOT NULL OR q.dated THEN item_usage_on_dates(qi.item_id, q.date_id) END AS on_dates
+                CASE WHEN q.date_id IS NOT NULL OR q.dated THEN item_usage_on_dates(qi.item_id, q.date_id) END
+                  AS on_dates
               FROM quota q JOIN quota_items qi ON qi.quota_id = q.id),
             blocking AS (
               SELECT q.id AS quota_id, v.id AS voucher_id, greatest(v.max_usages - %s, 0) AS uses_left
@@ -66,10 +67,11 @@ public class QuotaCounter {
             usage AS (
               SELECT m.quota_id, m.item_id,
                 (SELECT coalesce(sum(positions), 0) FROM item_sales
-                   WHERE item_id = m.item_id AND date_id = 0 AND status = 'paid') + coalesce((m.on_dates).paid, 0) AS paid,
+                   WHERE item_id = m.item_id AND date_id = 0 AND status = 'paid')
+                + coalesce((m.on_dates).paid, 0) AS paid,
                 (SELECT coalesce(sum(positions), 0) FROM item_sales
-                   WHERE item_id = m.item_id AND date_id = 0 AND status = 'pending') + coalesce((m.on_dates).pending, 0)
-                  AS pending,
+                   WHERE item_id = m.item_id AND date_id = 0 AND status = 'pending')
+                + coalesce((m.on_dates).pending, 0) AS pending,
                 (SELECT coalesce(sum(positions), 0) FROM item_holds WHERE item_id = m.item_id AND date_id = 0
                    AND width = 1 AND bucket >= now() AND bucket <= hold_bucket(now(), 60))
                 + (SELECT coalesce(sum(positions), 0) FROM item_holds WHERE item_id = m.item_id AND date_id = 0
