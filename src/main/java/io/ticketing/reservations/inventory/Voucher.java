@@ -47,6 +47,13 @@ public class Voucher extends EventOwnedEntity {
     @Column(name = "block_quota")
     public boolean blockQuota;
 
+    /**
+     * False only for a waiting-list offer, whose uses never come back (V18): a canceled or expired order gives its
+     * uses back to every other voucher. Never changes.
+     */
+    @Column(name = "gives_back", insertable = false, updatable = false)
+    public boolean givesBack = true;
+
     /** The one date of the event this voucher is valid on (contract section 10); null: any. Never changes. */
     @Column(name = "date_id", updatable = false)
     public Long dateId;

@@ -41,7 +41,7 @@ final class ClaimRules {
                 throw new NotFoundException("item", claim.itemId());
             }
             checkDate(claim, item, namedDates);
-            if (!item.active() || ReservationChecks.quotasOf(claim, items, quotas).isEmpty()) {
+            if (!item.active() || ClaimQuotas.quotasOf(claim, items, quotas).isEmpty()) {
                 throw ReservationConflict.notOnSale(item);
             }
             // What a bundle brings sells where the bundle does.
@@ -59,7 +59,7 @@ final class ClaimRules {
             Voucher voucher = claim.voucherId() == null ? null : vouchers.get(claim.voucherId());
             if (voucher != null) {
                 Seat seat = claim.seatId() == null ? null : seats.get(claim.seatId());
-                checkVoucherFits(voucher, claim, item, seat, ReservationChecks.quotasOf(claim, items, quotas), now);
+                checkVoucherFits(voucher, claim, item, seat, ClaimQuotas.quotasOf(claim, items, quotas), now);
             }
         }
     }

@@ -114,7 +114,7 @@ public final class Reservation {
             throw ReservationConflict.dateUnavailable(date);
         }
         Set<LockTarget> outside = new HashSet<>();
-        expanded(items).forEach(claim -> ReservationChecks.quotasGrownBy(claim, items, vouchers, memberships, now)
+        expanded(items).forEach(claim -> ClaimQuotas.quotasGrownBy(claim, items, vouchers, memberships, now)
                 .stream().filter(quota -> quota.dateId() == null)
                 .forEach(quota -> outside.add(quota.lockTarget())));
         if (ReservationChecks.checkBuyerKnown(claims, items, holder.buyer())) {
@@ -198,7 +198,7 @@ public final class Reservation {
                     counted, now), holding);
             ReservationReads.requireUnmoved(movedSeats == null ? List.of() : movedSeats.all(), seatsRead);
             try {
-                ReservationChecks.checkFits(toWrite, itemsById, seats, vouchers, voucherUses,
+                ReservationChecks.checkFits(toWrite, itemsById, seats, vouchers, usesKept,
                         new ReservationChecks.Left(counted,
                                 takenSeats == null ? null : takenSeats.first().orElse(null),
                                 usesLeft == null ? Map.of() : ReservationChecks.Left.byId(usesLeft.all()),

@@ -66,8 +66,9 @@ final class ReservationChecks {
      * The objects a set of claims consumes, in the contract's words: finite quotas that grow (every finite quota of
      * the claim's item on its dates but those its voucher blocks in), seats, vouchers, each with its date. A flow that
      * frees {@code freed} in the same transaction first (an order change) consumes only what grows net: the quotas
-     * whose usage grows, the seats it does not take back, the vouchers it uses more often than the positions of
-     * {@code usesKept} (those of {@code freed} whose voucher uses were not given back) did.
+     * whose usage grows ({@link ClaimQuotas#quotasGrownByEach}), the seats it does not take back, the vouchers it uses
+     * more often than the positions of {@code usesKept} (those of {@code freed} whose voucher uses were not given
+     * back) did.
      */
     static Set<LockTarget> objectsToLock(List<Claim> claims, List<Claim> freed, List<Claim> usesKept,
             Map<Long, ItemForSale> items, Map<Long, Seat> seats, Map<Long, Voucher> vouchers,
@@ -75,9 +76,9 @@ final class ReservationChecks {
         Map<QuotaMembers, Integer> growth = new HashMap<>();
         Map<Long, QuotaMembers> byId = new HashMap<>();
         quotas.forEach(quota -> byId.put(quota.id(), quota));
-        claims.forEach(claim -> quotasGrownBy(claim, items, vouchers, quotas, now)
+        ClaimQuotas.quotasGrownByEach(claims, usesKept, items, vouchers, quotas, now).forEach(grown -> grown
                 .forEach(quota -> growth.merge(byId.get(quota.id()), 1, Integer::sum)));
-        freed.forEach(claim -> quotasGrownBy(claim, items, vouchers, quotas, now)
+        ClaimQuotas.quotasGrownByEach(freed, usesKept, items, vouchers, quotas, now).forEach(grown -> grown
                 .forEach(quota -> growth.merge(byId.get(quota.id()), -1, Integer::sum)));
         Set<LockTarget> targets = new HashSet<>();
         growth.forEach((quota, grows) -> {
@@ -102,8 +103,8 @@ final class ReservationChecks {
 
     /**
      * The dates whose quotas the claims can grow, beside the quotas of no date: the dates they name and every
-     * date of a pass ({@link #quotasOf}). What the count under the locks reads: a claim on one date of an event of
-     * many counts that date's quotas, not every date's.
+     * date of a pass ({@link ClaimQuotas#quotasOf}). What the count under the locks reads: a claim on one date of an
+     * event of many counts that date's quotas, not every date's.
      */
     static Set<Long> datesCounted(List<Claim> claims, Map<Long, ItemForSale> items) {
         Set<Long> dates = datesNamed(claims);
@@ -153,16 +154,19 @@ final class ReservationChecks {
      * covered is not grown by them: see {@link Reservations#requireLocked}): what it has left for a buyer of
      * {@code channel}, its allotment there first (contract section 12).
      */
-    private static void checkQuotas(List<Claim> claims, Map<Long, ItemForSale> items, Map<Long, Voucher> vouchers,
-            List<CountedQuota> quotas, String channel, Instant now, AdvisoryLocks.Held held, boolean sold) {
+    private static void checkQuotas(List<Claim> claims, List<Claim> usesKept, Map<Long, ItemForSale> items,
+            Map<Long, Voucher> vouchers, List<CountedQuota> quotas, String channel, Instant now,
+            AdvisoryLocks.Held held, boolean sold) {
         Map<CountedQuota, List<ItemForSale>> wanted = new LinkedHashMap<>();
-        for (Claim claim : claims) {
-            if (!sold && quotasOf(claim, items, quotas).isEmpty()) {
+        List<List<CountedQuota>> grownByEach = ClaimQuotas.quotasGrownByEach(claims, usesKept, items, vouchers,
+                quotas, now);
+        for (int i = 0; i < claims.size(); i++) {
+            Claim claim = claims.get(i);
+            if (!sold && ClaimQuotas.quotasOf(claim, items, quotas).isEmpty()) {
                 throw ReservationConflict.notOnSale(items.get(claim.itemId()));
             }
-            quotasGrownBy(claim, items, vouchers, quotas, now)
-                    .forEach(quota -> wanted.computeIfAbsent(quota, q -> new ArrayList<>())
-                            .add(items.get(claim.itemId())));
+            grownByEach.get(i).forEach(quota -> wanted.computeIfAbsent(quota, q -> new ArrayList<>())
+                    .add(items.get(claim.itemId())));
         }
         for (Map.Entry<CountedQuota, List<ItemForSale>> demand : wanted.entrySet()) {
             CountedQuota quota = demand.getKey();
@@ -191,20 +195,21 @@ final class ReservationChecks {
     /**
      * The one judgement of every change that consumes (contract section 3), once its count under the locks is back,
      * for a request alone ({@link Reservation}) as for each request of a batch ({@link Together}): each quota the
-     * claims grow has room for them in what is left for the buyer's {@code channel}; no seat they take is taken ({@code left.takenSeat}: one that is, or null); each
-     * voucher has the uses they take more of it ({@code moreUses}, against {@code left.usesLeft}); the buyer stays
+     * claims grow has room for them in what is left for the buyer's {@code channel}; no seat they take is taken
+     * ({@code left.takenSeat}: one that is, or null); each voucher has the uses they take more of it than
+     * {@code usesKept} kept ({@link #moreUses}, against {@code left.usesLeft}); the buyer stays
      * within its limits ({@code left.heldByBuyer}: what it holds per item, or null where no limit applies). Throws the
      * refusal in the contract's words. {@code sold}: the claims are positions sold already that change hands (a
      * transfer), whose items need not be on sale any more.
      */
     static void checkFits(List<Claim> claims, Map<Long, ItemForSale> items, Map<Long, Seat> seats,
-            Map<Long, Voucher> vouchers, Map<Long, Long> moreUses, Left left, String channel, Instant now,
+            Map<Long, Voucher> vouchers, List<Claim> usesKept, Left left, String channel, Instant now,
             AdvisoryLocks.Held held, boolean sold) {
-        checkQuotas(claims, items, vouchers, left.quotas(), channel, now, held, sold);
+        checkQuotas(claims, usesKept, items, vouchers, left.quotas(), channel, now, held, sold);
         if (left.takenSeat() != null) {
             throw ReservationConflict.seatUnavailable(seats.get(left.takenSeat()));
         }
-        moreUses.forEach((voucherId, wanted) -> {
+        moreUses(claims, usesKept).forEach((voucherId, wanted) -> {
             long usesLeft = left.usesLeft().getOrDefault(voucherId, 0L);
             if (usesLeft < wanted) {
                 throw ReservationConflict.voucherExhausted(vouchers.get(voucherId), Math.max(usesLeft, 0), wanted);
@@ -257,31 +262,5 @@ final class ReservationChecks {
     /** The claims per-buyer limits count: all but what bundles bring. */
     private static List<Claim> limitedClaims(List<Claim> claims) {
         return claims.stream().filter(claim -> claim.bundledIn() == null).toList();
-    }
-
-    /**
-     * The quotas a claim counts in: its item's of no date, and of its date, or for a claim of no date in an event with
-     * dates (a pass, or what it bundles) of every date.
-     */
-    static <Q extends QuotaMembers> List<Q> quotasOf(Claim claim, Map<Long, ItemForSale> items, List<Q> quotas) {
-        ItemForSale item = items.get(claim.itemId());
-        Set<Long> everyDate = claim.dateId() == null && item != null && item.passDates() != null
-                ? item.passDates()
-                : Set.of();
-        return quotas.stream().filter(quota -> quota.itemIds().contains(claim.itemId())
-                && (quota.dateId() == null || quota.dateId().equals(claim.dateId())
-                        || everyDate.contains(quota.dateId())))
-                .toList();
-    }
-
-    /**
-     * The finite quotas whose usage a claim grows: all of its quotas, but those its voucher blocks in (there the
-     * voucher counts the capacity already). Where the voucher does not block, the claim counts like any other.
-     */
-    static <Q extends QuotaMembers> List<Q> quotasGrownBy(Claim claim, Map<Long, ItemForSale> items,
-            Map<Long, Voucher> vouchers, List<Q> quotas, Instant now) {
-        Voucher voucher = claim.voucherId() == null ? null : vouchers.get(claim.voucherId());
-        return quotasOf(claim, items, quotas).stream().filter(QuotaMembers::isFinite)
-                .filter(quota -> voucher == null || !quota.blockedBy(voucher, now)).toList();
     }
 }

@@ -178,7 +178,7 @@ public final class Together {
                             .forEach((item, count) -> heldOfBuyer.merge(item, count, Long::sum));
                 }
                 ReservationChecks.checkFits(claims, itemsById, claimant.seats(), claimant.vouchers(),
-                        ReservationChecks.moreUses(claims, List.of()),
+                        List.of(),
                         new ReservationChecks.Left(quotas.all().stream()
                                 .map(quota -> quota.holdingMore(quotaTaken.getOrDefault(quota.id(), Map.of())))
                                 .toList(),
@@ -193,7 +193,7 @@ public final class Together {
                 continue;
             }
             for (Claim claim : claims) {
-                ReservationChecks.quotasGrownBy(claim, itemsById, claimant.vouchers(), quotas.all(), now)
+                ClaimQuotas.quotasGrownBy(claim, itemsById, claimant.vouchers(), quotas.all(), now)
                         .forEach(quota -> quotaTaken.computeIfAbsent(quota.id(), id -> new HashMap<>())
                                 .merge(holders.get(i).channel(), 1L, Long::sum));
                 if (claim.voucherId() != null) {

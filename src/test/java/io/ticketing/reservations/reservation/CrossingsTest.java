@@ -175,6 +175,57 @@ class CrossingsTest {
     }
 
     /**
+     * A position changed keeps its voucher's use redeemed, so the block it used does not come back when the old
+     * position leaves: the new one, and what its bundle brings, must find room (seed 87799157383122 of the property
+     * test sold 5 of 4 so).
+     */
+    @Test
+    void aChangeThatKeepsABlockingVouchersUseCountsThePositionItRewrites() {
+        String event = newEvent("cross-change-kept-use");
+        long ticket = newItem(event, "Ticket", "10");
+        long pair = newBundle(event, "Two tickets", "18", ticket, 2);
+        long quota = newQuota(event, 4, List.of(ticket, pair));
+        newVoucher(event, Map.of("code", "HELD", "quota_id", quota, "block_quota", true, "max_usages", 1));
+        String code = checkout(event, cartWith(event, Map.of("item_id", ticket, "voucher_code", "HELD"))).then()
+                .statusCode(201).extract().path("code");
+        long position = order(event, code).getLong("positions[0].id");
+        String other = checkout(event, cartWith(event, Map.of("item_id", ticket, "quantity", 2))).then()
+                .statusCode(201).extract().path("code");
+        List<Map<String, Object>> intoThePair = List.of(Map.of("op", "change_item", "position_id", position,
+                "item_id", pair));
+
+        changeOrder(event, code, "0", intoThePair).then().statusCode(409).body("code", equalTo("quota_exhausted"));
+        assertThat(availableNumber(event, quota)).isOne();
+        changeOrder(event, other, "0", List.of(Map.of("op", "cancel_position", "position_id",
+                order(event, other).getLong("positions[0].id")))).then().statusCode(200);
+        changeOrder(event, code, "0", intoThePair).then().statusCode(200).body("positions.size()", equalTo(3));
+        assertThat(availableNumber(event, quota)).isZero();
+        assertThat(redeemed(event, "HELD")).isEqualTo(1);
+        Oracle.assertNeverOversold(sql, event);
+    }
+
+    /**
+     * On a quota of a date, a voucher of no date blocks what it has not used on that date: the use leaves with the
+     * old position and comes back with the new one, which therefore needs no room of its own.
+     */
+    @Test
+    void aChangeOnADateCountsTheVoucherUseItKeepsOnce() {
+        String event = newEvent("cross-change-kept-use-date");
+        long date = newDate(event, 4);
+        long ticket = newItem(event, "Ticket", "10");
+        long pair = newBundle(event, "Two tickets", "18", ticket, 2);
+        long quota = newQuotaOn(event, date, 3, List.of(ticket, pair));
+        newVoucher(event, Map.of("code", "HELD", "quota_id", quota, "block_quota", true, "max_usages", 1));
+        String code = checkout(event, cartWith(event, Map.of("item_id", ticket, "date_id", date,
+                "voucher_code", "HELD"))).then().statusCode(201).extract().path("code");
+
+        changeOrder(event, code, "0", List.of(Map.of("op", "change_item", "position_id",
+                order(event, code).getLong("positions[0].id"), "item_id", pair))).then().statusCode(200);
+        assertThat(availableNumber(event, quota)).isZero();
+        Oracle.assertNeverOversold(sql, event);
+    }
+
+    /**
      * An admin edit that makes a quota count what was sold before (a quota created over it, items joining it, made
      * finite) must have room for it, as a claim must; shrinking grows nothing it counts and may close a sale.
      */
