@@ -29,7 +29,8 @@ public class QuotaCounter {
      * date that gives its uses back blocks on each date what it has not used on that date ("each counted on its
      * own"): its {@code redeemed} counts every date's uses, and a use given back on one date would raise its block on
      * another that sold out meanwhile, past the size, by a cancel or an expiry nothing may refuse. Elsewhere, and for
-     * an offer (whose uses never come back), {@code redeemed} only falls with this quota's own usage or never.
+     * an offer (whose uses never come back), {@code redeemed} only falls with this quota's own usage or never. The
+     * flows judge which of the two counts applies by {@link QuotaMembers#countsUsesOnItsDate}: keep them alike.
      */
     private static final String VOUCHER_USES_IN_QUOTA = """
             CASE WHEN q.date_id IS NOT NULL AND v.date_id IS NULL AND v.gives_back

@@ -36,8 +36,9 @@ import io.ticketing.reservations.problem.InventoryChanged;
  * <li>transfer positions to another buyer: nothing but the receiver's limits ({@link #reserveTransfer}).</li>
  * </ul>
  * For each claim that is its item's finite quotas (but those its voucher blocks in, where the voucher holds that
- * capacity already: contract section 1), its seat and its voucher; and the buyer, once, when a per-buyer limit applies to any
- * claim. Best available seats lock the event exclusively ({@link #reserveChosen}). Admin changes lock in
+ * capacity already: contract section 1; an order change's position that keeps its use grows them, see
+ * {@link ClaimQuotas#quotasGrownByEach}), its seat and its voucher; and the buyer, once, when a per-buyer limit
+ * applies to any claim. Best available seats lock the event exclusively ({@link #reserveChosen}). Admin changes lock in
  * {@link AdminReservations} (and a quota's shrink in {@code QuotaService}); freeing capacity locks nothing.
  *
  * <p>Callers run in a {@code @DurableTransaction} and call {@link #reserve} once, then write; or, to spare the
