@@ -30,9 +30,10 @@ public interface QuotaMembers {
 
     /**
      * Whether this quota counts {@code voucher}'s block from the voucher's uses on this quota's date, not from its
-     * {@code redeemed} (contract section 10, {@code QuotaCounter.VOUCHER_USES_IN_QUOTA}): a quota of a date, a voucher of no date that gives
-     * its uses back. There a use leaves the block with its position and comes back with it; elsewhere a use that stays
-     * redeemed while its position is rewritten keeps its place in the block, so the rewritten position must find room.
+     * {@code redeemed} (contract section 10, {@code QuotaCounter.VOUCHER_USES_IN_QUOTA}): a quota of a date, a
+     * voucher of no date that gives its uses back. There a use leaves the block with its position and comes back with
+     * it; elsewhere a use that stays redeemed while its position is rewritten keeps its place in the block, so the
+     * rewritten position must find room.
      */
     default boolean countsUsesOnItsDate(Voucher voucher) {
         return dateId() != null && voucher.dateId == null && voucher.givesBack;

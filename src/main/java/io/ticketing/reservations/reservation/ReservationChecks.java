@@ -65,11 +65,10 @@ final class ReservationChecks {
     /**
      * The objects a set of claims consumes, in the contract's words: finite quotas that grow (every finite quota of
      * the claim's item on its dates but those its voucher blocks in, unless it keeps a use), seats, vouchers, each
-     * with its date. A flow that
-     * frees {@code freed} in the same transaction first (an order change) consumes only what grows net: the quotas
-     * whose usage grows ({@link ClaimQuotas#quotasGrownByEach}), the seats it does not take back, the vouchers it uses
-     * more often than the positions of {@code usesKept} (those of {@code freed} whose voucher uses were not given
-     * back) did.
+     * with its date. A flow that frees {@code freed} in the same transaction first (an order change) consumes only
+     * what grows net: the quotas whose usage grows ({@link ClaimQuotas#quotasGrownByEach}), the seats it does not take
+     * back, the vouchers it uses more often than the positions of {@code usesKept} (those of {@code freed} whose
+     * voucher uses were not given back) did.
      */
     static Set<LockTarget> objectsToLock(List<Claim> claims, List<Claim> freed, List<Claim> usesKept,
             Map<Long, ItemForSale> items, Map<Long, Seat> seats, Map<Long, Voucher> vouchers,

@@ -38,8 +38,8 @@ import io.ticketing.reservations.problem.InventoryChanged;
  * For each claim that is its item's finite quotas (but those its voucher blocks in, where the voucher holds that
  * capacity already: contract section 1; an order change's position that keeps its use grows them, see
  * {@link ClaimQuotas#quotasGrownByEach}), its seat and its voucher; and the buyer, once, when a per-buyer limit
- * applies to any claim. Best available seats lock the event exclusively ({@link #reserveChosen}). Admin changes lock in
- * {@link AdminReservations} (and a quota's shrink in {@code QuotaService}); freeing capacity locks nothing.
+ * applies to any claim. Best available seats lock the event exclusively ({@link #reserveChosen}). Admin changes lock
+ * in {@link AdminReservations} (and a quota's shrink in {@code QuotaService}); freeing capacity locks nothing.
  *
  * <p>Callers run in a {@code @DurableTransaction} and call {@link #reserve} once, then write; or, to spare the
  * lock holder round trips, {@link #prepare}, send {@link Reservation#readBeforeLocks} with reads of their own, and
