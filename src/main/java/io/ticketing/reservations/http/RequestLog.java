@@ -19,7 +19,8 @@ import io.vertx.ext.web.RoutingContext;
  * Every request gets an id: the caller's {@code X-Request-Id} when it is a plain token (a proxy's or a
  * storefront's, so that one id follows a purchase across services), a new UUID otherwise. The response echoes it,
  * every log line written while the request runs carries it in the MDC as {@code request_id} (Quarkus keeps the
- * MDC in the request's Vert.x context, on whichever thread serves it), and one line a request says how it ended.
+ * MDC in the request's Vert.x context, on whichever thread serves it), and one line a request says how it ended, naming
+ * its route rather than its path ({@link RouteNames}).
  * Runs first among the routes, so that even the HTTP layer's own refusals carry the id.
  */
 @Singleton
@@ -55,7 +56,8 @@ public class RequestLog {
         context.response().putHeader(HEADER, id);
         if (logRequests) {
             long started = System.nanoTime();
-            context.addEndHandler(ended -> logEnd(id, request, context.response().getStatusCode(), started));
+            context.addEndHandler(ended -> logEnd(id, request.method().name(), RouteNames.of(context),
+                    context.response().getStatusCode(), started));
         }
         context.next();
     }
@@ -71,12 +73,12 @@ public class RequestLog {
         return new UUID(high, low).toString();
     }
 
-    private static void logEnd(String id, HttpServerRequest request, int status, long started) {
+    /** The request's line: its route, never the values in its path (contract section 6: {@link RouteNames}). */
+    private static void logEnd(String id, String method, String route, int status, long started) {
         Object previous = MDC.get(MDC_KEY);
         MDC.put(MDC_KEY, id);
         try {
-            LOG.infof("%s %s %d %d ms", request.method(), request.path(), status,
-                    (System.nanoTime() - started) / 1_000_000);
+            LOG.infof("%s %s %d %d ms", method, route, status, (System.nanoTime() - started) / 1_000_000);
         } finally {
             if (previous == null) {
                 MDC.remove(MDC_KEY);

@@ -1,6 +1,9 @@
 package io.ticketing.reservations.http;
 
 import static io.restassured.RestAssured.given;
+import static io.ticketing.reservations.support.Api.newCart;
+import static io.ticketing.reservations.support.Api.newEvent;
+import static io.ticketing.reservations.support.Api.storefront;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.BlockingQueue;
@@ -75,6 +78,21 @@ class RequestLogTest {
         assertThat(second).matches(UUID).isNotEqualTo(first);
         assertThat(next("GET /api/v1/nothing-here 404").getMdc(RequestLog.MDC_KEY)).isEqualTo(first);
         assertThat(next("GET /api/v1/nothing-here 404").getMdc(RequestLog.MDC_KEY)).isEqualTo(second);
+    }
+
+    /** Contract section 6: a cart id or an order code is a capability; the log names the route, never the value. */
+    @Test
+    void theLogNamesTheRouteNeverACartIdOrAnOrderCode() throws Exception {
+        String event = newEvent("log-route");
+        String cart = newCart(event);
+        storefront().get("/api/v1/events/{event}/carts/{cart}", event, cart).then().statusCode(200);
+        given().get("/api/v1/events/{event}/carts/{cart}", event, cart).then().statusCode(401);
+
+        ExtLogRecord read = next("GET /api/v1/events/");
+        assertThat(read.getFormattedMessage()).isEqualTo(read.getFormattedMessage().replace(cart, ""))
+                .startsWith("GET /api/v1/events/{event}/carts/{cart} 200");
+        ExtLogRecord refused = next("GET /api/v1/events/");
+        assertThat(refused.getFormattedMessage()).doesNotContain(cart).doesNotContain(event).contains(" 401 ");
     }
 
     @Test
