@@ -24,6 +24,7 @@ final class PlannedSeats {
     private static final int MAX_GUID = 100;
     private static final int MAX_LABEL = 100;
     private static final int MAX_NAME = 200;
+    private static final int MAX_CATEGORY = 200;
 
     /** One seat of the plan: the seat (section 4) it becomes, where it is drawn, and its category's name. */
     record PlanSeat(String guid, String section, String row, Integer number, String name, double x, double y,
@@ -41,11 +42,19 @@ final class PlannedSeats {
     }
 
     /**
-     * The plan's seats in its order, adding to {@code errors} what the schema cannot say: a guid used twice, a
-     * category the plan does not define, a label too long to be a seat's.
+     * The plan's seats in its order, adding to {@code errors} what the schema cannot say: a guid used twice or empty, a
+     * category the plan does not define or whose name no seat can carry, a label too long to be a seat's.
      */
     static List<PlanSeat> read(JsonNode plan, List<FieldError> errors) {
         Set<String> categories = categoriesOf(plan);
+        JsonNode defined = plan.path("categories");
+        for (int c = 0; c < defined.size(); c++) {
+            String name = defined.get(c).path("name").asText();
+            if (name.isEmpty() || name.length() > MAX_CATEGORY) {
+                errors.add(new FieldError("plan.categories[" + c + "].name",
+                        "must have 1 to " + MAX_CATEGORY + " characters to name a seat's category"));
+            }
+        }
         Map<String, String> firstPlace = new HashMap<>();
         List<PlanSeat> seats = new ArrayList<>();
         JsonNode zones = plan.path("zones");
@@ -80,6 +89,9 @@ final class PlannedSeats {
                                 + other + "; a plan's guids are unique"));
                     }
                     tooLong(guid, MAX_GUID, seatPath + ".seat_guid", errors);
+                    if (guid.isEmpty()) {
+                        errors.add(new FieldError(seatPath + ".seat_guid", "is empty; a seat needs a guid"));
+                    }
                     if (!categories.contains(category)) {
                         errors.add(new FieldError(seatPath + ".category",
                                 "'" + category + "' is not one of the plan's categories " + categories));

@@ -163,6 +163,55 @@ class SeatingPlanTest {
                 event)).as("nothing made").isZero();
     }
 
+    /** What the schema allows but a seat cannot be (a category's name of no or too many characters): 400, never 500. */
+    @Test
+    void aCategoryNameNoSeatCanCarryIsRefusedWithItsPath() {
+        String event = newEvent("plan-category-name");
+        long stalls = newSeatedItem(event, "Stalls", "40");
+        for (String name : List.of("", "x".repeat(201))) {
+            Map<String, Object> plan = Venue.named("Names").category(name, "red")
+                    .zone("A", name, List.of("1"), 2, 0, 0).plan();
+            Map<String, Object> categories = new HashMap<>();
+            categories.put(name, stalls);
+            admin().body(Map.of("plan", plan, "categories", categories)).put(PLAN, event).then().statusCode(400)
+                    .contentType("application/problem+json").body("errors.field", hasItem("plan.categories[0].name"));
+        }
+        assertThat(seats(event)).isZero();
+    }
+
+    /**
+     * An item a plan maps a category to is in use, as an item with seats is: deleting it would leave the plan seating
+     * every new date with an item that is gone.
+     */
+    @Test
+    void anItemThePlanMapsIsInUseAndEveryNewDateGetsThePlansSeats() {
+        String event = newEvent("plan-mapped-item");
+        long only = newDate(event, 1);
+        long stalls = newSeatedItem(event, "Stalls", "40");
+        long balcony = newSeatedItem(event, "Balcony", "25");
+        newQuota(event, 1000, List.of(stalls, balcony));
+        admin().body(hall().mappedTo(Map.of("Stalls", stalls, "Balcony", balcony))).put(PLAN, event).then()
+                .statusCode(200);
+        admin().delete("/api/v1/events/{event}/dates/{date}", event, only).then().statusCode(204);
+        admin().delete("/api/v1/events/{event}/items/{item}", event, balcony).then().statusCode(409)
+                .body("code", equalTo("in_use"));
+        long next = newDate(event, 2);
+        assertThat(free(event, next, "Balcony-1-1")).isTrue();
+        assertThat(seats(event)).isEqualTo(400);
+    }
+
+    /** A plan seat read alone shows where the plan draws it, as the plan and the seat list do. */
+    @Test
+    void aPlanSeatReadAloneShowsItsPlace() {
+        String event = newEvent("plan-seat-place");
+        long stalls = newSeatedItem(event, "Stalls", "40");
+        long balcony = newSeatedItem(event, "Balcony", "25");
+        admin().body(hall().mappedTo(Map.of("Stalls", stalls, "Balcony", balcony))).put(PLAN, event).then()
+                .statusCode(200);
+        admin().get("/api/v1/events/{event}/seats/{guid}", event, "Balcony-4-25").then().statusCode(200)
+                .body("x", equalTo(780.0f)).body("y", equalTo(720.0f));
+    }
+
     @Test
     void aReplacedPlanKeepsEverySeatInUseAndRefusesWholeWhereOneWouldLeaveOrChangeItem() {
         String event = newEvent("plan-replace");
