@@ -25,7 +25,7 @@ public final class InventoryRequests {
     static final String PRICE = "\\d{1,10}(\\.\\d{1,2})?";
     static final String PRICE_MESSAGE = "must be a decimal string such as \"49.90\", not negative";
     /** Larger than any venue; a bigger number is a typo. */
-    static final int MAX_QUOTA_SIZE = 10_000_000;
+    public static final int MAX_QUOTA_SIZE = 10_000_000;
     /** One bulk request creates at most this many seats; a larger plan is sent in parts. */
     static final int MAX_SEATS_PER_REQUEST = 10_000;
     /** Different items one bundle brings. */

@@ -130,8 +130,6 @@ class AllotmentsTest {
                 .then().statusCode(409).body("code", equalTo("quota_exhausted"));
         admin().body(Map.of("channel", "box-office", "size", 1)).post(ALLOTMENTS, event, quota).then()
                 .statusCode(409).body("code", equalTo("allotment_exists"));
-        admin().body(Map.of("channel", "web", "size", 1)).post(ALLOTMENTS, event, quota).then().statusCode(400)
-                .contentType("application/problem+json");
         admin().body(Map.of("channel", "nowhere", "size", 1)).post(ALLOTMENTS, event, quota).then().statusCode(404);
         admin().body(Map.of("channel", "box-office", "size", -1)).post(ALLOTMENTS, event, quota).then()
                 .statusCode(400);
