@@ -23,7 +23,6 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.operators.multi.processors.BroadcastProcessor;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.inventory.InventoryViews.EventAvailability;
-import io.ticketing.reservations.inventory.StorefrontAvailability;
 import io.vertx.core.Vertx;
 
 /**

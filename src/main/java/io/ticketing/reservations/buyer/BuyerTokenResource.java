@@ -16,8 +16,8 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import io.ticketing.reservations.auth.Roles;
+import io.ticketing.reservations.availability.AvailabilityUnchanged;
 import io.ticketing.reservations.event.EventService;
-import io.ticketing.reservations.inventory.AvailabilityUnchanged;
 
 @Tag(name = "Carts")
 @AvailabilityUnchanged

@@ -110,7 +110,8 @@ public class CheckinRows {
             WHERE l.id = :list AND l.event_id = :event""";
     /**
      * A list's counts: the tickets valid on it (paid, and pending where it allows them; of its items, on its date or
-     * passes) and those inside now, of the tickets that still exist (an order change may cancel one inside).
+     * passes) and those inside now, of the tickets that still exist (an order change may no longer cancel one inside,
+     * contract section 3; one canceled so before stays out of the count).
      */
     private static final String COUNTS = """
             SELECT (SELECT count(*) FROM order_positions p JOIN orders o ON o.id = p.order_id

@@ -52,8 +52,9 @@ public class DateResource {
         this.dates = dates;
     }
 
-    @Operation(operationId = "createDate", summary = "Add a date to an event series")
+    @Operation(operationId = "createDate", summary = "Add a date to an event series", description = "An event becomes a series with its first date, only while no position without a date is held, pending or paid; its seats without a date become the first date's.")
     @APIResponseSchema(value = DateView.class, responseCode = "201", responseDescription = "The date")
+    @APIResponse(responseCode = "409", description = "The event's first date, while a position without a date is held, pending or paid.", extensions = @Extension(name = ApiDocs.CODES, value = "event_has_sales"))
     @TakesLocks
     @POST
     public Response create(@PathParam("event") String slug, @Valid @NotNull DateRequests.NewDate request) {

@@ -10,13 +10,16 @@ import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
+import io.ticketing.reservations.inventory.CapacityGuard;
 import io.ticketing.reservations.inventory.DatePrices;
 import io.ticketing.reservations.inventory.EventOwnedEntity;
 import io.ticketing.reservations.inventory.ExpiredHolds;
 import io.ticketing.reservations.inventory.Item;
 import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.locking.DurableTransaction;
+import io.ticketing.reservations.problem.ApiException;
 import io.ticketing.reservations.problem.InUseException;
+import io.ticketing.reservations.problem.InventoryChanged;
 import io.ticketing.reservations.problem.NotFoundException;
 import io.ticketing.reservations.problem.ValidationException;
 import io.ticketing.reservations.seating.SeatingPlanService;
@@ -24,8 +27,10 @@ import io.ticketing.reservations.seating.SeatingPlanService;
 /**
  * The dates of an event series (contract section 10). A date's edits take no inventory lock: a new date has no quota
  * or seat yet, and turning one off or on makes no quota, seat or voucher scarcer (a pass counts on every date,
- * active or not, and consumes only where it is checked: on the active ones). The one exception is a new date's seats
- * from the event's seating plan, made with the event held shared, which replacing the plan holds exclusively.
+ * active or not, and consumes only where it is checked: on the active ones). The exceptions are a new date's seats
+ * from the event's seating plan, made with the event held shared, which replacing the plan holds exclusively, and an
+ * event's first date, which holds it exclusively: the event becomes a series only while nothing of no date is held or
+ * sold.
  */
 @ApplicationScoped
 public class DateService {
@@ -44,31 +49,60 @@ public class DateService {
                 OR EXISTS (SELECT 1 FROM order_positions WHERE date_id = :id)
                 OR EXISTS (SELECT 1 FROM checkin_lists WHERE date_id = :id)""";
 
+    /**
+     * Whether a position of no date is held (live) or in a pending or paid order of the event: it counts on every date
+     * of a series, a seat of its as on every date, so the event may not become one (contract section 10).
+     */
+    private static final String SOLD_WITHOUT_A_DATE = """
+            SELECT EXISTS (SELECT 1 FROM carts k JOIN cart_positions c ON c.cart_id = k.id
+                           WHERE k.event_id = :event AND c.date_id IS NULL AND c.expires >= now())
+                OR EXISTS (SELECT 1 FROM orders o JOIN order_positions p ON p.order_id = o.id
+                           WHERE o.event_id = :event AND p.date_id IS NULL AND o.status IN ('pending', 'paid'))""";
+
     private final DatePrices prices;
     private final Jdbc jdbc;
     private final ExpiredHolds expiredHolds;
     private final SeatingPlanService seating;
+    private final CapacityGuard guard;
 
-    DateService(DatePrices prices, Jdbc jdbc, ExpiredHolds expiredHolds, SeatingPlanService seating) {
+    DateService(DatePrices prices, Jdbc jdbc, ExpiredHolds expiredHolds, SeatingPlanService seating,
+            CapacityGuard guard) {
+        this.guard = guard;
         this.seating = seating;
         this.prices = prices;
         this.jdbc = jdbc;
         this.expiredHolds = expiredHolds;
     }
 
-    /** A durable transaction: seating the plan on the new date holds the event (see {@link SeatingPlanService}). */
+    /**
+     * A durable transaction: a new date holds the event shared while it is seated from the plan (see
+     * {@link SeatingPlanService}), and the first one exclusively, since the event becomes a series only while no
+     * position of no date is held, pending or paid (contract section 10: else 409 {@code event_has_sales}). Its seats
+     * of no date become the first date's.
+     */
     @DurableTransaction
     public DateView create(Event event, DateRequests.NewDate request) {
         requireOrdered(request.startsAt(), request.endsAt());
+        boolean first = prices.allOf(event.id).isEmpty();
         EventDate date = new EventDate();
         date.eventId = event.id;
         date.name = request.name().strip();
         date.startsAt = request.startsAt();
         date.endsAt = request.endsAt();
         date.active = !Boolean.FALSE.equals(request.active());
-        date.persistAndFlush();
-        changePrices(event, date, request.prices());
-        seating.seatNewDate(event, date.id);
+        guard.reserveForNewDate(event.id, first, () -> {
+            if (prices.allOf(event.id).isEmpty() != first) {
+                throw new InventoryChanged(); // a date came or went before the lock: run again as what it is now
+            }
+            if (first && jdbc.statement(SOLD_WITHOUT_A_DATE).set("event", event.id).list(row -> row.getBoolean(1))
+                    .get(0)) {
+                throw new ApiException(409, "event_has_sales", "Conflict", "Event " + event.slug + " holds or sold"
+                        + " positions without a date; it becomes a series once none is held, pending or paid.");
+            }
+            date.persistAndFlush();
+            changePrices(event, date, request.prices());
+            seating.seatNewDate(event, date.id, first);
+        });
         return view(date);
     }
 
@@ -119,7 +153,7 @@ public class DateService {
                     + " sold, or a check-in list names it; deactivate it instead (PATCH with \"active\": false).");
         }
         expiredHolds.deleteOf(ExpiredHolds.Of.DATE, date.id);
-        seating.unseatDate(date.id);
+        seating.unseatDate(event, date.id, prices.allOf(event.id).size() == 1);
         date.delete();
         date.flush();
     }

@@ -12,6 +12,7 @@ import org.jboss.logging.Logger;
 
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.StartupEvent;
+import io.ticketing.reservations.auth.Caller;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.event.EventRequests;
 import io.ticketing.reservations.event.EventService;
@@ -76,7 +77,7 @@ class DemoEvent {
         seats.create(event, new InventoryRequests.NewSeats(IntStream.rangeClosed(1, 10)
                 .mapToObj(n -> new InventoryRequests.NewSeat("balcony-" + n, "Balcony, seat " + n, balcony, false,
                         "Balcony", "A", n, null, null))
-                .toList(), null));
+                .toList(), null), Caller.WEB_CHANNEL);
         vouchers.create(event, new InventoryRequests.NewVoucher("FRIENDS", 5, null, null, null, null, false, null));
         openWaitingRoom(event.id);
         LOG.infof("created the demo event '%s' with its items, seats, voucher and waiting room", SLUG);

@@ -47,9 +47,11 @@ public interface CapacityGuard {
     void reserveForSeating(long eventId, Runnable write);
 
     /**
-     * A new date's seats from the event's seating plan, written by {@code write}: the event held shared, so that a
-     * plan replaced at the same moment (which holds it exclusively) either is what {@code write} reads or reads the
-     * new date; buyers and other dates go on meanwhile.
+     * A new date, with its seats from the event's seating plan, written by {@code write}: the event held shared, so
+     * that a plan replaced at the same moment (which holds it exclusively) either is what {@code write} reads or reads
+     * the new date; buyers and other dates go on meanwhile. The {@code first} date of an event holds it exclusively:
+     * the event becomes a series only while nothing of no date is held or sold (contract section 10), which no buyer
+     * may change while {@code write} checks it.
      */
-    void reserveForNewDate(long eventId, Runnable write);
+    void reserveForNewDate(long eventId, boolean first, Runnable write);
 }

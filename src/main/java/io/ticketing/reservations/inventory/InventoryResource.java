@@ -25,7 +25,6 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponseSchema;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import io.ticketing.reservations.auth.Access;
 import io.ticketing.reservations.auth.Roles;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.Event;
@@ -33,7 +32,6 @@ import io.ticketing.reservations.event.EventService;
 import io.ticketing.reservations.http.Created;
 import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
-import io.ticketing.reservations.http.QueryParams;
 import io.ticketing.reservations.idempotency.Idempotent;
 import io.ticketing.reservations.locking.TakesLocks;
 import io.ticketing.reservations.openapi.ApiDocs;
@@ -50,16 +48,11 @@ public class InventoryResource {
     private final EventService events;
     private final InventoryService inventory;
     private final QuotaService quotas;
-    private final StorefrontAvailability storefront;
-    private final Access access;
 
-    InventoryResource(EventService events, InventoryService inventory, QuotaService quotas,
-            StorefrontAvailability storefront, Access access) {
-        this.access = access;
+    InventoryResource(EventService events, InventoryService inventory, QuotaService quotas) {
         this.events = events;
         this.inventory = inventory;
         this.quotas = quotas;
-        this.storefront = storefront;
     }
 
     @Operation(operationId = "createItem", summary = "Create an item (a ticket type)")
@@ -169,25 +162,6 @@ public class InventoryResource {
     @Path("/quotas/{quota}/availability")
     public QuotaAvailability availability(@PathParam("event") String slug, @PathParam("quota") long quotaId) {
         return quotas.availability(events.get(slug), quotaId);
-    }
-
-    @Operation(operationId = "getAvailability", summary = "What each active item has left (on one date, with date_id)")
-    @GET
-    @Path("/availability")
-    @RolesAllowed(Roles.STOREFRONT)
-    @SecurityRequirement(name = Roles.STOREFRONT)
-    public InventoryViews.EventAvailability storefrontAvailability(@PathParam("event") String slug,
-            @QueryParam("date_id") String dateId) {
-        return storefront.of(events.get(slug), QueryParams.id("date_id", dateId), access.channel());
-    }
-
-    @Operation(operationId = "getCatalog", summary = "Everything a ticket page shows: active items, prices and what is left (on one date, with date_id)")
-    @GET
-    @Path("/catalog")
-    @RolesAllowed(Roles.STOREFRONT)
-    @SecurityRequirement(name = Roles.STOREFRONT)
-    public InventoryViews.Catalog catalog(@PathParam("event") String slug, @QueryParam("date_id") String dateId) {
-        return storefront.catalog(events.get(slug), QueryParams.id("date_id", dateId), access.channel());
     }
 
     private static Response itemResponse(InventoryViews.ItemView item) {

@@ -39,10 +39,13 @@ class InventoryRows {
             + " AND (s.section = :section OR CAST(:section AS text) IS NULL) AND " + SeatHolds.FREE;
     private static final String EXISTING_GUIDS = "SELECT s.guid FROM seats s WHERE s.event_id = :event"
             + " AND s.guid = ANY(:guids) AND " + OF_DATE + " ORDER BY s.guid LIMIT 10";
-    /** A seat's columns; {@code available}: {@code :channel} can take it now. */
+    /**
+     * A seat's columns; {@code available}: {@code :channel} can hold it now, as an add would judge it (contract section
+     * 3): the seat is free and sold there, and its item takes one more on its date ({@link SeatHolds#TAKEABLE}).
+     */
     private static final String SEAT_COLUMNS = "s.id, s.guid, s.name, s.item_id, s.blocked, s.version, "
-            + SeatHolds.SELLS_IN_CHANNEL + " AND NOT " + SeatHolds.UNAVAILABLE
-            + " AS available, s.section, s.seat_row, s.number, s.date_id, s.channels";
+            + SeatHolds.SELLS_IN_CHANNEL + " AND NOT " + SeatHolds.UNAVAILABLE + " AND " + SeatHolds.TAKEABLE
+            + " AS available, s.section, s.seat_row, s.number, s.date_id, s.channels, s.x, s.y";
     /** Every seat, or those of one date ({@code :date}), when {@code :all_dates} is false. */
     private static final String OF_DATE_OR_ALL = "(:all_dates OR " + OF_DATE + ")";
     /** A page of seats after a cursor. The availability of each seat is worked out once, then filtered on. */
@@ -51,10 +54,6 @@ class InventoryRows {
             WHERE available OR NOT :only_available ORDER BY id LIMIT :limit""".formatted(SEAT_COLUMNS, OF_DATE_OR_ALL);
     private static final String SEAT = "SELECT " + SEAT_COLUMNS + " FROM seats s"
             + " WHERE s.event_id = :event AND s.guid = :guid AND " + OF_DATE;
-    /** Free seats per item on one date and of no date (those of every date when there is none). */
-    private static final String FREE_SEATS_BY_ITEM = "SELECT s.item_id, count(*) FROM seats s"
-            + " WHERE s.event_id = :event AND (s.date_id IS NULL OR s.date_id = :date OR CAST(:date AS bigint) IS NULL)"
-            + " AND " + SeatHolds.SELLS_IN_CHANNEL + " AND NOT " + SeatHolds.UNAVAILABLE + " GROUP BY s.item_id";
     /** New seats kept for channels (contract section 12), each set of channels in one statement. */
     private static final String KEEP_SEATS = "UPDATE seats s SET channels = :channels WHERE s.event_id = :event"
             + " AND s.guid = ANY(:guids) AND " + OF_DATE;
@@ -64,7 +63,9 @@ class InventoryRows {
                 OR EXISTS (SELECT 1 FROM order_positions WHERE item_id = :id)
                 OR EXISTS (SELECT 1 FROM seats WHERE item_id = :id)
                 OR EXISTS (SELECT 1 FROM vouchers WHERE item_id = :id)
-                OR EXISTS (SELECT 1 FROM item_bundles WHERE bundled_item_id = :id)""";
+                OR EXISTS (SELECT 1 FROM item_bundles WHERE bundled_item_id = :id)
+                OR EXISTS (SELECT 1 FROM items i JOIN seating_plans p ON p.event_id = i.event_id,
+                             jsonb_each_text(p.categories) c WHERE i.id = :id AND c.value = CAST(:id AS text))""";
     /** What one position of each item brings (contract section 10). */
     private static final String BUNDLES = """
             SELECT item_id, bundled_item_id, count FROM item_bundles WHERE item_id = ANY(:items)
@@ -135,27 +136,18 @@ class InventoryRows {
                 .set("guids", guids.toArray(String[]::new)).set("channels", channels.toArray(String[]::new)).update());
     }
 
-    /** A page of the seats of {@code dateId}, or of every date when {@code allDates}. */
+    /** A page of the seats of {@code dateId}, or of every date when {@code allDates}, as {@code channel} can take them. */
     List<SeatRow> seatPage(long eventId, boolean allDates, Long dateId, long after, int limit,
-            boolean onlyAvailable, String channel) {
-        return anyone(jdbc.statement(SEAT_PAGE).set("event", eventId).set("after", after).set("limit", limit)
-                .set("channel", channel)
-                .set("only_available", onlyAvailable).set("all_dates", allDates).set("date", dateId))
-                .list(InventoryRows::seat);
+            boolean onlyAvailable, String channel, SeatsShownFree.Takeable takeable) {
+        return shownTo(jdbc.statement(SEAT_PAGE).set("event", eventId).set("after", after).set("limit", limit)
+                .set("only_available", onlyAvailable).set("all_dates", allDates).set("date", dateId), channel,
+                takeable).list(InventoryRows::seat);
     }
 
-    Optional<InventoryViews.SeatView> seat(long eventId, Long dateId, String guid, String channel) {
-        return anyone(jdbc.statement(SEAT).set("event", eventId).set("guid", guid).set("date", dateId)
-                .set("channel", channel))
-                .list(InventoryRows::seat).stream().findFirst().map(SeatRow::view);
-    }
-
-    /** Free seats per item on {@code dateId} and of no date (every date's, when null), as any buyer would find them. */
-    Map<Long, Long> freeSeatsByItem(long eventId, Long dateId, String channel) {
-        Map<Long, Long> free = new HashMap<>();
-        anyone(jdbc.statement(FREE_SEATS_BY_ITEM).set("event", eventId).set("date", dateId).set("channel", channel))
-                .list(row -> free.put(row.getLong(1), row.getLong(2)));
-        return free;
+    Optional<InventoryViews.SeatView> seat(long eventId, Long dateId, String guid, String channel,
+            SeatsShownFree.Takeable takeable) {
+        return shownTo(jdbc.statement(SEAT).set("event", eventId).set("guid", guid).set("date", dateId), channel,
+                takeable).list(InventoryRows::seat).stream().findFirst().map(SeatRow::view);
     }
 
     boolean itemInUse(long itemId) {
@@ -198,15 +190,22 @@ class InventoryRows {
         return jdbc.statement(query).set("id", id).list(row -> row.getBoolean(1)).get(0);
     }
 
-    /** {@link SeatHolds#UNAVAILABLE} for no buyer in particular: no own positions, no vouchers. */
-    private static Jdbc.Statement anyone(Jdbc.Statement statement) {
-        return statement.set("own", new Long[0]).set("vouchers", new Long[0]);
+    /** A seat's {@code available} as {@code channel} can take it: see {@link #SEAT_COLUMNS}. */
+    private static Jdbc.Statement shownTo(Jdbc.Statement statement, String channel, SeatsShownFree.Takeable takeable) {
+        return FreeSeats.anyone(statement).set("channel", channel).set("takeable_items", takeable.items())
+                .set("takeable_dates", takeable.dates()).set("pass_guids", takeable.passGuids());
     }
 
     private static SeatRow seat(ResultSet row) throws SQLException {
         return new SeatRow(row.getLong(1), new InventoryViews.SeatView(row.getString(2), row.getString(3),
                 row.getLong(4), row.getString(8), row.getString(9), Jdbc.integer(row, 10), row.getBoolean(5),
-                row.getBoolean(7), row.getLong(6), Jdbc.nullableLong(row, 11), channels(row, 12)));
+                row.getBoolean(7), row.getLong(6), Jdbc.nullableLong(row, 11), channels(row, 12),
+                nullableDouble(row, 13), nullableDouble(row, 14)));
+    }
+
+    private static Double nullableDouble(ResultSet row, int column) throws SQLException {
+        double value = row.getDouble(column);
+        return row.wasNull() ? null : value;
     }
 
     private static List<String> channels(ResultSet row, int column) throws SQLException {

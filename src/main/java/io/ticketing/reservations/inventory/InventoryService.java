@@ -1,6 +1,8 @@
 package io.ticketing.reservations.inventory;
 
 import java.math.BigDecimal;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -67,6 +69,15 @@ public class InventoryService {
         return Page.of(items.stream().map(item -> InventoryViews.ItemView.of(item,
                 bundles.getOrDefault(item.id, List.of()), prices.ofItem(item.id))).toList(), page,
                 InventoryViews.ItemView::id);
+    }
+
+    /** What one position of each of these items brings (contract section 10), by item and bundled item; absent: none. */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public Map<Long, Map<Long, Integer>> bundlesOf(Collection<Long> itemIds) {
+        Map<Long, Map<Long, Integer>> bundles = new HashMap<>();
+        rows.bundlesOf(List.copyOf(itemIds)).forEach((item, bundle) -> bundle.forEach(bundled -> bundles
+                .computeIfAbsent(item, i -> new HashMap<>()).put(bundled.itemId(), bundled.count())));
+        return bundles;
     }
 
     /** The item as the API shows it, with its bundle and its prices on dates. */
@@ -156,7 +167,8 @@ public class InventoryService {
     }
 
     /**
-     * Only an item nothing was held or sold as, and that no seat or voucher names; otherwise 409 {@code in_use}.
+     * Only an item nothing was held or sold as, and that no seat, voucher, bundle or seating plan names; otherwise 409
+     * {@code in_use}. A plan names it for every date to come, which would seat them as an item that is gone.
      * It frees capacity, so it takes no lock: a hold committed meanwhile makes the delete fail on its foreign key,
      * and the client retries into {@code in_use}.
      */
@@ -164,8 +176,9 @@ public class InventoryService {
     public void deleteItem(Event event, long itemId) {
         Item item = item(event, itemId);
         if (rows.itemInUse(item.id)) {
-            throw new InUseException("Item " + item.id + " is held in a cart, was ordered, or has seats or vouchers;"
-                    + " deactivate it instead (PATCH with \"active\": false).");
+            throw new InUseException("Item " + item.id + " is held in a cart, was ordered, has seats or vouchers, is"
+                    + " bundled, or the seating plan maps a category to it; deactivate it instead (PATCH with"
+                    + " \"active\": false).");
         }
         expiredHolds.deleteOf(ExpiredHolds.Of.ITEM, item.id);
         item.delete();

@@ -35,7 +35,9 @@ public final class InventoryViews {
     public record SeatView(String guid, String name, long itemId, @Schema(nullable = true) String section,
             @Schema(nullable = true) String row, @Schema(nullable = true) Integer number, boolean blocked,
             boolean available, long version, @Schema(nullable = true) Long dateId,
-            @Schema(nullable = true, description = "the sales channels it is kept for, which alone sell it; null: every one") List<String> channels) {
+            @Schema(nullable = true, description = "the sales channels it is kept for, which alone sell it; null: every one") List<String> channels,
+            @Schema(nullable = true, description = "where a seating plan draws it (contract section 13); null for a seat made without one") Double x,
+            @Schema(nullable = true) Double y) {
     }
 
     public record SeatList(List<SeatView> seats) {

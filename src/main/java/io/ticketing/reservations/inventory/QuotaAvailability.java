@@ -13,7 +13,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 public record QuotaAvailability(boolean available, @Schema(nullable = true) Integer availableNumber,
         @Schema(nullable = true) Integer size, long paidOrders,
         long pendingOrders, long cartPositions, long blockingVouchers,
-        @Schema(description = "places the waiting entries of the quota's items on sale wait for; what is left for anyone else is available_number less these") long waitingList,
+        @Schema(description = "places the waiting list keeps back: its entries' quantities times the places one of their items takes here (what a bundle brings included), and what running offers of bundles keep for what they bring; what is left for anyone else is available_number less these") long waitingList,
         @Schema(description = "the allotments in force (release_at not passed): what each keeps for its channel") List<AllotmentUse> allotments) {
 
     /**
@@ -49,16 +49,27 @@ public record QuotaAvailability(boolean available, @Schema(nullable = true) Inte
     /**
      * What a buyer of {@code channel} who is not offered it from the waiting list can take: its own allotment's
      * unused part, then what is left for everyone (section 1's number less every allotment's unused part), of which
-     * the waiting entries come first (contract sections 9 and 12). Never below 0; null when unlimited. With no
-     * allotment it is section 1's number less what the waiting lists wait for.
+     * what the waiting list keeps back comes first (contract sections 9 and 12). Never below 0; null when unlimited.
+     * With no allotment and no offer running it is section 1's number less what the waiting lists wait for.
      */
     public Integer leftFor(String channel) {
+        return leftFor(channel, 0, 0);
+    }
+
+    /**
+     * {@link #leftFor(String)} where running offers of the waiting list keep {@code offersKept} of {@link #waitingList}
+     * for what their bundles bring, {@code ownOffer} of it for this buyer, who holds such an offer: an offer's part
+     * comes before the entries still waiting (it was made when it fitted), and the buyer's own part is the buyer's.
+     */
+    public Integer leftFor(String channel, long ownOffer, long offersKept) {
         if (availableNumber == null) {
             return null;
         }
         long own = allotments.stream().filter(a -> a.channel().equals(channel)).mapToLong(AllotmentUse::unused).sum();
         long everyone = availableNumber - kept();
-        return (int) Math.max(0, own + everyone - Math.min(waitingList, Math.max(everyone, 0)));
+        long waiting = Math.max(0, waitingList - offersKept);
+        long takenFirst = offersKept - ownOffer + Math.min(waiting, Math.max(0, everyone - offersKept));
+        return (int) Math.max(0, own + everyone - Math.min(takenFirst, Math.max(everyone, 0)));
     }
 
     /** What a waiting-list offer can draw from: what no allotment keeps. Null when unlimited. */

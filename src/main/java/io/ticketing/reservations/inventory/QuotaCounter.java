@@ -38,10 +38,9 @@ public class QuotaCounter {
 
     /**
      * One row per quota selected by the {@code quota} CTE that precedes it: its size, member items, the four numbers,
-     * the vouchers that block in it now, what its items' waiting lists wait for (V18's counter) and its allotments in
-     * force ({@link AllotmentCount}; read only for a quota that has some, V24's counter), all from one snapshot. The
-     * entries of an item off sale hold nothing back while it is off (contract section 9); its {@code active} is read
-     * only where something waits, so a quota with no list costs what it did. Holds: see V5 for why the two bucket
+     * the vouchers that block in it now, what the waiting list keeps back in it ({@link WaitingKept}, read only where
+     * the event has entries open) and its allotments in force ({@link AllotmentCount}; read only for a quota that has
+     * some, V24's counter), and whether its event has dates, all from one snapshot. Holds: see V5 for why the two bucket
      * ranges count exactly the live ones. The counters count every live hold (V16) per item and date (V19): a quota of
      * one date counts its date's and those of no date (passes); a quota of no date counts every date's, which only an
      * event with dates ({@code dated}) has, so that an event without dates reads the short ranges it always did. What
@@ -77,9 +76,7 @@ public class QuotaCounter {
                    AND width = 1 AND bucket >= now() AND bucket <= hold_bucket(now(), 60))
                 + (SELECT coalesce(sum(positions), 0) FROM item_holds WHERE item_id = m.item_id AND date_id = 0
                    AND width = 60 AND bucket > hold_bucket(now(), 60))
-                + coalesce((m.on_dates).carts, 0) AS carts,
-                (SELECT coalesce(sum(w.quantity), 0) FROM item_waiting w WHERE w.item_id = m.item_id AND w.quantity > 0
-                   AND EXISTS (SELECT 1 FROM items i WHERE i.id = w.item_id AND i.active)) AS waiting
+                + coalesce((m.on_dates).carts, 0) AS carts
               FROM member m)
             SELECT q.id, q.name, q.size, array_remove(array_agg(u.item_id ORDER BY u.item_id), NULL),
               coalesce(sum(u.paid), 0), coalesce(sum(u.pending), 0),
@@ -93,16 +90,22 @@ public class QuotaCounter {
                       AND (q.date_id IS NULL OR c.date_id IS NULL OR c.date_id = q.date_id)),
               (SELECT coalesce(sum(b.uses_left), 0) FROM blocking b WHERE b.quota_id = q.id),
               (SELECT array_agg(b.voucher_id) FROM blocking b WHERE b.quota_id = q.id),
-              coalesce(sum(u.waiting), 0), q.date_id,
-              %s
+              CASE WHEN q.waits THEN waiting_kept(array_remove(array_agg(u.item_id), NULL)) END, q.date_id,
+              %s, q.dated
             FROM quota q LEFT JOIN usage u ON u.quota_id = q.id
-            GROUP BY q.id, q.name, q.size, q.date_id, q.event_id, q.allotments ORDER BY q.id"""
+            GROUP BY q.id, q.name, q.size, q.date_id, q.event_id, q.allotments, q.waits, q.dated ORDER BY q.id"""
             .formatted(VOUCHER_USES_IN_QUOTA, AllotmentCount.COLUMN);
 
-    /** A selected quota's columns: with {@code dated}, whether its event has dates at all. */
+    /**
+     * A selected quota's columns: with {@code dated}, whether its event has dates at all, and with {@code waits},
+     * whether it has waiting-list entries open (waiting, or offered), so that only then the count reads what they keep
+     * back (V31's {@code waiting_kept}).
+     */
     private static final String QUOTA_COLUMNS = """
             q.id, q.name, q.size, q.date_id, q.event_id, q.allotments,
-              EXISTS (SELECT 1 FROM event_dates d WHERE d.event_id = q.event_id) AS dated""";
+              EXISTS (SELECT 1 FROM event_dates d WHERE d.event_id = q.event_id) AS dated,
+              EXISTS (SELECT 1 FROM waiting_list_entries w WHERE w.event_id = q.event_id
+                        AND w.status IN ('waiting', 'offered')) AS waits""";
 
     /**
      * The items a claim of {@code :items} consumes: those, and the items they bundle (contract section 10), each
@@ -180,9 +183,13 @@ public class QuotaCounter {
         }
     }
 
-    /** A quota as counted, with the vouchers that blocked in it by the database's clock when it was counted. */
+    /**
+     * A quota as counted, with the vouchers that blocked in it by the database's clock when it was counted, what the
+     * waiting list's offers keep back in it (by voucher: {@link WaitingKept}), and whether its event had dates then.
+     */
     public record CountedQuota(long id, String name, Integer size, Set<Long> itemIds,
-            QuotaAvailability availability, Set<Long> blockingVoucherIds, Long dateId) implements QuotaMembers {
+            QuotaAvailability availability, Set<Long> blockingVoucherIds, Long dateId, Map<Long, Long> offersKept,
+            boolean dated) implements QuotaMembers {
 
         @Override
         public boolean blockedBy(Voucher voucher, Instant now) {
@@ -191,7 +198,24 @@ public class QuotaCounter {
 
         public CountedQuota holdingMore(Map<String, Long> positionsByChannel) {
             return new CountedQuota(id, name, size, itemIds, availability.holdingMore(positionsByChannel),
-                    blockingVoucherIds, dateId);
+                    blockingVoucherIds, dateId, offersKept, dated);
+        }
+
+        /**
+         * What a buyer of {@code channel} using {@code vouchers} can take ({@link QuotaAvailability#leftFor}): what the
+         * offers among those vouchers keep back here is the buyer's own (contract section 9).
+         */
+        public Integer leftFor(String channel, Collection<Long> vouchers) {
+            long own = 0;
+            for (Long voucher : vouchers) {
+                own += offersKept.getOrDefault(voucher, 0L);
+            }
+            return availability.leftFor(channel, own, keptByOffers());
+        }
+
+        /** What all running offers keep back here beside their vouchers' blocks. */
+        public long keptByOffers() {
+            return offersKept.values().stream().mapToLong(Long::longValue).sum();
         }
     }
 
@@ -257,10 +281,11 @@ public class QuotaCounter {
             Collection<Long> excludedCartPositions) {
         return countStatement.set("excluded", excludedCartPositions.toArray(Long[]::new)).reading(row -> {
             Integer size = Jdbc.integer(row, 3);
+            WaitingKept waiting = WaitingKept.parse(row.getString(10));
             return new CountedQuota(row.getLong(1), row.getString(2), size, idSet(row, 4),
                     QuotaAvailability.of(size, row.getLong(5), row.getLong(6), row.getLong(7), row.getLong(8),
-                            row.getLong(10), AllotmentCount.parse(row.getString(12))),
-                    idSet(row, 9), Jdbc.nullableLong(row, 11));
+                            waiting.total(), AllotmentCount.parse(row.getString(12))),
+                    idSet(row, 9), Jdbc.nullableLong(row, 11), waiting.byOffer(), row.getBoolean(13));
         });
     }
 

@@ -44,6 +44,19 @@ public final class SeatHolds {
     public static final String SELLS_IN_CHANNEL = "(s.channels IS NULL OR CAST(:channel AS text) = ANY(s.channels))";
 
     /**
+     * A seat {@code s} whose item can take one more position on the seat's date for the caller now, and, for a pass,
+     * whose guid is free on every date: {@link SeatsShownFree.Takeable}'s pairs {@code :takeable_items} and
+     * {@code :takeable_dates} (0: of no date), and {@code :pass_guids}. With {@link #SELLS_IN_CHANNEL} and a seat that is
+     * not {@link #UNAVAILABLE} (or {@link #FREE}), what a seat list and a plan show free: a seat they show free can be
+     * held (contract section 3).
+     */
+    public static final String TAKEABLE = """
+            (EXISTS (SELECT 1 FROM unnest(CAST(:takeable_items AS bigint[]), CAST(:takeable_dates AS bigint[]))
+                       AS t (item, day) WHERE t.item = s.item_id AND t.day = coalesce(s.date_id, 0))
+              AND (s.guid = ANY(CAST(:pass_guids AS text[]))
+                   OR NOT EXISTS (SELECT 1 FROM items p WHERE p.id = s.item_id AND p.every_date)))""";
+
+    /**
      * {@code NOT UNAVAILABLE} with no own positions and no vouchers of the buyer, written as separate
      * {@code NOT EXISTS} so that PostgreSQL can answer it for a whole seating plan with anti-joins rather than
      * three probes a seat. A seat's holds and sales are of the seat's item, which lets it read only that item's.

@@ -59,7 +59,8 @@ public class SeatResource {
     @RolesAllowed(Roles.ADMIN)
     @SecurityRequirement(name = Roles.ADMIN)
     public Response create(@PathParam("event") String slug, @Valid @NotNull InventoryRequests.NewSeats request) {
-        InventoryViews.SeatList created = new InventoryViews.SeatList(seats.create(events.get(slug), request));
+        InventoryViews.SeatList created = new InventoryViews.SeatList(seats.create(events.get(slug), request,
+                access.channel()));
         return Created.at("/api/v1/events/" + slug + "/seats").entity(created).build();
     }
 

@@ -31,8 +31,11 @@ public class SeatService {
     private final CapacityGuard reservations;
     private final DatePrices dates;
     private final KnownChannels channels;
+    private final SeatsShownFree shownFree;
 
-    SeatService(InventoryRows rows, CapacityGuard reservations, DatePrices dates, KnownChannels channels) {
+    SeatService(InventoryRows rows, CapacityGuard reservations, DatePrices dates, KnownChannels channels,
+            SeatsShownFree shownFree) {
+        this.shownFree = shownFree;
         this.channels = channels;
         this.rows = rows;
         this.reservations = reservations;
@@ -41,9 +44,9 @@ public class SeatService {
 
     /** Seats of one date or of none each ({@code date_id} on the seat, else on the request): a guid once per date. */
     @Transactional
-    public List<InventoryViews.SeatView> create(Event event, InventoryRequests.NewSeats request) {
+    public List<InventoryViews.SeatView> create(Event event, InventoryRequests.NewSeats request, String channel) {
         List<InventoryRequests.NewSeat> seats = request.seats();
-        requireSeatedItems(event, seats);
+        Map<Long, Item> items = requireSeatedItems(event, seats);
         channels.require(event.organizerId, seats.stream().filter(seat -> seat.channels() != null)
                 .flatMap(seat -> seat.channels().stream()).toList());
         Map<Long, List<InventoryRequests.NewSeat>> byDate = new LinkedHashMap<>();
@@ -67,11 +70,17 @@ public class SeatService {
             }
         });
         byDate.forEach((date, ofDate) -> rows.insertSeats(event.id, date, ofDate));
-        return seats.stream().map(seat -> new InventoryViews.SeatView(seat.guid(), seat.name().strip(), seat.itemId(),
-                seat.section(), seat.row(), seat.number(), Boolean.TRUE.equals(seat.blocked()),
-                !Boolean.TRUE.equals(seat.blocked()), 0, dateOf(seat, request),
-                KnownChannels.eachOnce(seat.channels())))
-                .toList();
+        SeatsShownFree.Takeable takeable = shownFree.takeable(event, channel);
+        return seats.stream().map(seat -> {
+            List<String> keptFor = KnownChannels.eachOnce(seat.channels());
+            boolean available = !Boolean.TRUE.equals(seat.blocked())
+                    && (keptFor == null || keptFor.contains(channel))
+                    && takeable.shows(seat.itemId(), dateOf(seat, request), seat.guid(),
+                            items.get(seat.itemId()).everyDate);
+            return new InventoryViews.SeatView(seat.guid(), seat.name().strip(), seat.itemId(), seat.section(),
+                    seat.row(), seat.number(), Boolean.TRUE.equals(seat.blocked()), available, 0,
+                    dateOf(seat, request), keptFor, null, null);
+        }).toList();
     }
 
     /** The date a new seat belongs to: its own {@code date_id}, else the request's, else none. */
@@ -92,19 +101,22 @@ public class SeatService {
     /**
      * Reads never lock: a seat shown free may be taken a moment later, and adding it then says so. With
      * {@code dateId}, the seats of that date; without, every seat of the event. A seat is available to
-     * {@code channel}: one kept for other channels is not.
+     * {@code channel} where an add of it alone would be judged to fit now (contract section 3): the seat is free and
+     * sold there, and its item can take one more on its date ({@link SeatsShownFree}).
      */
     @Transactional(Transactional.TxType.SUPPORTS)
     public Page<InventoryViews.SeatView> list(Event event, Long dateId, boolean onlyAvailable, String channel,
             PageRequest page) {
         return Page.of(rows.seatPage(event.id, dateId == null, dateId, page.afterAscending(), page.fetchSize(),
-                onlyAvailable, channel), page, InventoryRows.SeatRow::id).map(InventoryRows.SeatRow::view);
+                onlyAvailable, channel, shownFree.takeable(event, channel)), page, InventoryRows.SeatRow::id)
+                .map(InventoryRows.SeatRow::view);
     }
 
     /** The seat {@code guid} of {@code dateId} (of no date when null). */
     @Transactional(Transactional.TxType.SUPPORTS)
     public InventoryViews.SeatView get(Event event, Long dateId, String guid, String channel) {
-        return rows.seat(event.id, dateId, guid, channel).orElseThrow(() -> new NotFoundException("seat", guid));
+        return rows.seat(event.id, dateId, guid, channel, shownFree.takeable(event, channel))
+                .orElseThrow(() -> new NotFoundException("seat", guid));
     }
 
     /**
@@ -133,7 +145,8 @@ public class SeatService {
         return get(event, dateId, guid, channel);
     }
 
-    private static void requireSeatedItems(Event event, List<InventoryRequests.NewSeat> seats) {
+    /** The seats' items, each of the event and sold with seats; else 404 or 400 naming the seat. */
+    private static Map<Long, Item> requireSeatedItems(Event event, List<InventoryRequests.NewSeat> seats) {
         Set<Long> itemIds = seats.stream().map(InventoryRequests.NewSeat::itemId).collect(Collectors.toSet());
         Map<Long, Item> items = EventOwnedEntity.byIds(Item.class, event.id, itemIds);
         for (int i = 0; i < seats.size(); i++) {
@@ -147,5 +160,6 @@ public class SeatService {
                         "item " + itemId + " is sold without seats; set requires_seat on it to sell seats");
             }
         }
+        return items;
     }
 }

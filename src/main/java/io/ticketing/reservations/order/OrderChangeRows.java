@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -42,6 +43,10 @@ class OrderChangeRows {
      */
     private static final String DELETE_POSITIONS = """
             DELETE FROM order_positions WHERE order_id = :order AND id = ANY(:ids)""";
+    /** Of the positions leaving, the first inside on a list (contract section 3). */
+    private static final String FIRST_INSIDE = """
+            SELECT position_id FROM checkin_states WHERE position_id = ANY(:positions) AND inside
+            ORDER BY position_id LIMIT 1""";
     private final Jdbc jdbc;
     private final OrderRows rows;
 
@@ -61,6 +66,17 @@ class OrderChangeRows {
                 .set("ids", leaving.toArray(Long[]::new)));
         statements.addAll(rows.givingBack(canceled));
         return statements;
+    }
+
+    /**
+     * The first of {@code positions} inside on a check-in list, read after the change removed them (and so holds their
+     * rows, which a scan locks too): a scan committed before is seen, one after waits for the change.
+     */
+    Optional<Long> firstInside(List<Long> positions) {
+        return positions.isEmpty()
+                ? Optional.empty()
+                : jdbc.statement(FIRST_INSIDE).set("positions", positions.toArray(Long[]::new))
+                        .list(row -> row.getLong(1)).stream().findFirst();
     }
 
     /**

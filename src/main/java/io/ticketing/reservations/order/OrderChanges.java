@@ -15,6 +15,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.inventory.FreedCapacity;
+import io.ticketing.reservations.inventory.InventoryService;
 import io.ticketing.reservations.inventory.Seat;
 import io.ticketing.reservations.inventory.Voucher;
 import io.ticketing.reservations.locking.DurableTransaction;
@@ -28,7 +29,9 @@ import io.ticketing.reservations.reservation.Reservations;
 
 /**
  * Changing a pending or paid order (contract section 9): another seat, another item, one more position, one less, all
- * or nothing, on the order's version. {@link Reservations#reserveChange} locks only what the change consumes more of
+ * or nothing, on the order's version. Only the positions it changes are written anew (contract section 3: a ticket is
+ * one ticket): what a changed bundle still brings stays as it is, with its id, secret and place at the doors, and a
+ * ticket inside on a check-in list is never changed or canceled away (409 {@code position_inside}). {@link Reservations#reserveChange} locks only what the change consumes more of
  * (quotas whose usage grows net, seats it does not take back, vouchers it uses more often), then frees what it gives
  * up (the positions it changes or cancels leave, their counters with them, canceled voucher uses go back), counts,
  * checks and writes the new positions, in one round trip after the locks. A changed position keeps its id; a position
@@ -45,8 +48,11 @@ public class OrderChanges {
     private final OrderChangeRows changeRows;
     private final Reservations reservations;
     private final FreedCapacity freed;
+    private final InventoryService inventory;
 
-    OrderChanges(OrderRows rows, OrderChangeRows changeRows, Reservations reservations, FreedCapacity freed) {
+    OrderChanges(OrderRows rows, OrderChangeRows changeRows, Reservations reservations, FreedCapacity freed,
+            InventoryService inventory) {
+        this.inventory = inventory;
         this.rows = rows;
         this.changeRows = changeRows;
         this.reservations = reservations;
@@ -72,6 +78,8 @@ public class OrderChanges {
                 inBundles.add(position.bundledIn());
             }
         });
+        Map<Long, Map<Long, Integer>> brings = inventory.bundlesOf(request.operations().stream()
+                .map(OrderChangeRequest.Operation::itemId).filter(Objects::nonNull).toList());
         List<Changed> added = new ArrayList<>();
         List<Long> touched = new ArrayList<>();
         for (int i = 0; i < request.operations().size(); i++) {
@@ -91,8 +99,9 @@ public class OrderChanges {
                     if (held.bundledIn() != null) {
                         throw ReservationConflict.bundled(held.id(), held.bundledIn());
                     }
-                    // Out of a bundle takes what it brought away; into one brings its positions (contract section 9).
-                    leaveWithBundle(order, held, kept, touched);
+                    // Out of a bundle takes what it brought away, into one brings its positions (contract section
+                    // 9); what the new item brings too stays as it is (section 3).
+                    leaveWithBundle(order, held, kept, touched, brings.getOrDefault(op.itemId(), Map.of()));
                     Claim claim = position.claim();
                     kept.put(position.id(), new Changed(position.id(),
                             new Claim(op.itemId(), claim.seatId(), claim.voucherId(), claim.dateId(),
@@ -109,7 +118,7 @@ public class OrderChanges {
                     if (canceled.bundledIn() != null) {
                         throw ReservationConflict.bundled(canceled.id(), canceled.bundledIn());
                     }
-                    leaveWithBundle(order, canceled, kept, touched);
+                    leaveWithBundle(order, canceled, kept, touched, Map.of());
                     kept.remove(op.positionId());
                     touched.add(op.positionId());
                 }
@@ -125,16 +134,33 @@ public class OrderChanges {
                 .filter(position -> leaving.contains(position.id()) && kept.containsKey(position.id())).toList();
         List<OrderPosition> canceled = order.positions().stream()
                 .filter(position -> leaving.contains(position.id()) && !kept.containsKey(position.id())).toList();
+        // What a rewritten bundle position still brings stays, by its index among the positions rewritten.
+        Map<Integer, Map<Long, Integer>> stillBrought = new HashMap<>();
+        for (int i = 0; i < written.size(); i++) {
+            long id = written.get(i).id();
+            Map<Long, Integer> stays = new HashMap<>();
+            order.positions().stream().filter(position -> Objects.equals(position.bundledIn(), id)
+                    && kept.containsKey(position.id()) && !leaving.contains(position.id()))
+                    .forEach(brought -> stays.merge(brought.claim().itemId(), 1, Integer::sum));
+            if (!stays.isEmpty()) {
+                stillBrought.put(i, stays);
+            }
+        }
         List<Claim> changed = written.stream().map(Changed::claim).toList();
         written.addAll(added);
 
-        reservations.reserveChange(event.id, order.order().holder(), changed,
-                added.stream().map(Changed::claim).toList(),
-                changedFrom.stream().map(OrderPosition::claim).toList(),
-                canceled.stream().map(OrderPosition::claim).toList(),
+        reservations.reserveChange(event.id, order.order().holder(),
+                new Reservations.Rewrite(changed, added.stream().map(Changed::claim).toList(),
+                        changedFrom.stream().map(OrderPosition::claim).toList(),
+                        canceled.stream().map(OrderPosition::claim).toList(), stillBrought),
                 changeRows.freeing(order.order().id(), leaving, canceled),
                 claims -> changeRows.writePositions(order.order().id(), written.stream().map(Changed::id).toList(),
                         claims, written.stream().map(Changed::price).toList(), secretsOf(order)));
+        // A ticket inside is never changed away (contract section 3): the positions leaving were locked by the
+        // statement that removed them, so a scan at a gate went before this read or waits for the change.
+        changeRows.firstInside(leaving).ifPresent(inside -> {
+            throw ReservationConflict.positionInside(inside);
+        });
         rows.redeemClaims(added.stream().map(Changed::claim).toList());
         if (!leaving.isEmpty()) {
             freed.of(event);
@@ -157,13 +183,21 @@ public class OrderChanges {
         return position;
     }
 
-    /** What the bundle at {@code bundle} brought leaves the order with it: no foreign key takes it (V21). */
+    /**
+     * What the bundle at {@code bundle} brought leaves the order with it (no foreign key takes it: V21), but as many of
+     * each item as {@code stillBrings} says the position brings as it becomes: those stay, untouched (contract section
+     * 3).
+     */
     private static void leaveWithBundle(Contents order, OrderPosition bundle, Map<Long, Changed> kept,
-            List<Long> touched) {
-        order.positions().stream().filter(position -> Objects.equals(position.bundledIn(), bundle.id()))
-                .forEach(brought -> {
-                    kept.remove(brought.id());
-                    touched.add(brought.id());
+            List<Long> touched, Map<Long, Integer> stillBrings) {
+        Map<Long, Integer> staying = new HashMap<>();
+        order.positions().stream().filter(position -> Objects.equals(position.bundledIn(), bundle.id())
+                && kept.containsKey(position.id())).forEach(brought -> {
+                    long item = brought.claim().itemId();
+                    if (staying.merge(item, 1, Integer::sum) > stillBrings.getOrDefault(item, 0)) {
+                        kept.remove(brought.id());
+                        touched.add(brought.id());
+                    }
                 });
     }
 

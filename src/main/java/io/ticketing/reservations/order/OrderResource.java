@@ -109,10 +109,10 @@ public class OrderResource {
         return withVersion(orders.view(event, orders.get(event, code)));
     }
 
-    @Operation(operationId = "changeOrder", summary = "Change a pending or paid order's positions, all or nothing", description = "Operations in order: `change_seat` (position_id, seat_guid), `change_item` (position_id, item_id), `add` (item_id, seat_guid?, voucher_code?) and `cancel_position` (position_id; never the last one). What the order gives up is freed at once; only what it consumes more of is locked and checked. A changed position keeps its id, and its price unless its item changes.")
+    @Operation(operationId = "changeOrder", summary = "Change a pending or paid order's positions, all or nothing", description = "Operations in order: `change_seat` (position_id, seat_guid), `change_item` (position_id, item_id), `add` (item_id, seat_guid?, voucher_code?) and `cancel_position` (position_id; never the last one). What the order gives up is freed at once; only what it consumes more of is locked and checked. A changed position keeps its id, and its price unless its item changes; a position the change does not name keeps its id, secret and place at the doors, and so does what a changed bundle still brings. A ticket inside on a check-in list cannot be changed or canceled away.")
     @APIResponseSchema(value = OrderView.class, responseCode = "200", responseDescription = "The order as changed, with its new total and version")
-    @APIResponse(responseCode = "409", description = "What the change needs is not free, the order is not pending or paid, or a position of a bundle was to change alone.", extensions = @Extension(name = ApiDocs.CODES, value = ApiDocs.SOLD_OUT
-            + " position_bundled"
+    @APIResponse(responseCode = "409", description = "What the change needs is not free, the order is not pending or paid, a position of a bundle was to change alone, or a position it changes or cancels is inside on a check-in list.", extensions = @Extension(name = ApiDocs.CODES, value = ApiDocs.SOLD_OUT
+            + " position_bundled position_inside"
             + " order_state"))
     @TakesLocks
     @POST

@@ -135,10 +135,15 @@ public class AdminReservations implements CapacityGuard {
     }
 
     @Override
-    public void reserveForNewDate(long eventId, Runnable write) {
+    public void reserveForNewDate(long eventId, boolean first, Runnable write) {
         checkpoints.beforeLocks(eventId, 1);
-        locks.lockObjects(eventId, Set.of());
+        if (first) {
+            locks.lockEvent(eventId);
+        } else {
+            locks.lockObjects(eventId, Set.of());
+        }
         write.run();
+        checkpoints.afterChecks(eventId, 1);
     }
 
     @Override

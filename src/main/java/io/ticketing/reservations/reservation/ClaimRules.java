@@ -10,6 +10,7 @@ import java.util.Set;
 
 import io.ticketing.reservations.inventory.ItemForSale;
 import io.ticketing.reservations.inventory.QuotaCounter.Membership;
+import io.ticketing.reservations.inventory.QuotaMembers;
 import io.ticketing.reservations.inventory.Seat;
 import io.ticketing.reservations.inventory.Voucher;
 import io.ticketing.reservations.problem.NotFoundException;
@@ -27,28 +28,16 @@ final class ClaimRules {
     }
 
     /**
-     * What the caller asks for must make sense before anything is locked. {@code namedDates} are the dates the claims
-     * name that belong to the event, with whether each is on sale; {@code channel}, where the cart or order sells
-     * (contract section 12): an item limited to other channels is 409 {@code item_unavailable} there.
+     * What {@code change} asks for must make sense before anything is locked. {@code namedDates} are the dates the
+     * claims name that belong to the event, with whether each is on sale; {@code channel}, where the cart or order
+     * sells (contract section 12): an item limited to other channels is 409 {@code item_unavailable} there.
      */
-    static void checkRules(List<Claim> claims, Map<Long, ItemForSale> items, Map<Long, Seat> seats,
-            Map<Long, Voucher> vouchers, List<Membership> quotas, Map<Long, Boolean> namedDates, String channel,
-            Instant now) {
+    static void checkRules(Change change, Map<Long, ItemForSale> items, List<Membership> quotas,
+            Map<Long, Boolean> namedDates, String channel, Instant now) {
         Set<Long> seatsClaimed = new HashSet<>();
-        for (Claim claim : claims) {
-            ItemForSale item = items.get(claim.itemId());
-            if (item == null) {
-                throw new NotFoundException("item", claim.itemId());
-            }
-            checkDate(claim, item, namedDates);
-            if (!item.active() || ClaimQuotas.quotasOf(claim, items, quotas).isEmpty()) {
-                throw ReservationConflict.notOnSale(item);
-            }
-            // What a bundle brings sells where the bundle does.
-            if (claim.bundledIn() == null && !item.sellsIn(channel)) {
-                throw ReservationConflict.notInChannel(item, channel);
-            }
-            for (Seat seat : checkSeats(claim, item, seats)) {
+        for (Claim claim : change.claims()) {
+            ItemForSale item = checkOnSale(claim, items, quotas, namedDates, channel);
+            for (Seat seat : checkSeats(claim, item, change.seats())) {
                 if (!seatsClaimed.add(seat.id)) {
                     throw ReservationConflict.seatUnavailable(seat);
                 }
@@ -56,12 +45,33 @@ final class ClaimRules {
                     throw ReservationConflict.seatNotInChannel(seat, channel);
                 }
             }
-            Voucher voucher = claim.voucherId() == null ? null : vouchers.get(claim.voucherId());
+            Voucher voucher = claim.voucherId() == null ? null : change.vouchers().get(claim.voucherId());
             if (voucher != null) {
-                Seat seat = claim.seatId() == null ? null : seats.get(claim.seatId());
+                Seat seat = claim.seatId() == null ? null : change.seats().get(claim.seatId());
                 checkVoucherFits(voucher, claim, item, seat, ClaimQuotas.quotasOf(claim, items, quotas), now);
             }
         }
+    }
+
+    /**
+     * The rules of one claim that no seat or voucher changes: its item exists and is on sale (active, in a quota that
+     * counts it on its dates, as what it bundles must be), on a date on sale, in {@code channel} (what a bundle brings
+     * sells where the bundle does; a null channel: any). Returns the item.
+     */
+    static ItemForSale checkOnSale(Claim claim, Map<Long, ItemForSale> items, List<? extends QuotaMembers> quotas,
+            Map<Long, Boolean> namedDates, String channel) {
+        ItemForSale item = items.get(claim.itemId());
+        if (item == null) {
+            throw new NotFoundException("item", claim.itemId());
+        }
+        checkDate(claim, item, namedDates);
+        if (!item.active() || ClaimQuotas.quotasOf(claim, items, quotas).isEmpty()) {
+            throw ReservationConflict.notOnSale(item);
+        }
+        if (claim.bundledIn() == null && channel != null && !item.sellsIn(channel)) {
+            throw ReservationConflict.notInChannel(item, channel);
+        }
+        return item;
     }
 
     /** The date rules of contract section 10, for one claim. */

@@ -2,7 +2,7 @@ package io.ticketing.reservations.reservation;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +15,6 @@ import io.ticketing.reservations.inventory.ItemForSale;
 import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
 import io.ticketing.reservations.inventory.QuotaCounter.Membership;
 import io.ticketing.reservations.inventory.Seat;
-import io.ticketing.reservations.inventory.Voucher;
 import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.locking.AdvisoryLocks;
 import io.ticketing.reservations.locking.LockTarget;
@@ -32,66 +31,54 @@ public final class Reservation {
     private final Reservations engine;
 
     private final long eventId;
-    private final List<Claim> claims;
-    /** What the flow removed in its transaction before it counts (an order change's old positions). */
-    private final List<Claim> freed;
-    /** Of {@link #freed}, the positions whose voucher uses stay redeemed: rewritten, they use them again. */
-    private final List<Claim> usesKept;
-    /** What frees {@link #freed}: sent after the locks, before the count sees what is left. */
-    final List<Jdbc.Statement> freeing = new ArrayList<>();
-    private final Collection<Long> ownPositions;
-    private final Map<Long, Seat> seats;
-    private final Map<Long, Voucher> vouchers;
+    /** What the change asks for: its claims from {@link #firstNew} on are new, not yet followed by what they bring. */
+    private final Change asked;
     /** The claims from this index on are new positions: they bring what their items bundle. */
     private final int firstNew;
+    /** By a new claim's index, what it still brings as it is (an order change's rewritten bundle position). */
+    private final Map<Integer, Map<Long, Integer>> stillBrought;
+    /** What frees {@link Change#freed}: sent after the locks, before the count sees what is left. */
+    final List<Jdbc.Statement> freeing = new ArrayList<>();
     /** What the caller holds already ({@link Reservations#reserveChosen}), or null: this reservation locks. */
     private final AdvisoryLocks.Held held;
-    /**
-     * A transfer ({@link Reservations#reserveTransfer}): the claims are positions sold already, freed and written
-     * again as they are, so no sale rule is judged again and no quota, seat or voucher grows; only the holder's
-     * limits can.
-     */
-    boolean sold;
     /** Of a transfer: the holder is the buyer the positions count for already, so not even its limits grow. */
     boolean countedForHolder;
     private ReservationReads.Before read;
 
-    Reservation(Reservations engine, long eventId, List<Claim> claims, List<Claim> freed, List<Claim> usesKept,
-            Collection<Long> ownPositions, Map<Long, Seat> seats, Map<Long, Voucher> vouchers, int firstNew,
-            AdvisoryLocks.Held held) {
+    Reservation(Reservations engine, long eventId, Change asked, int firstNew,
+            Map<Integer, Map<Long, Integer>> stillBrought, AdvisoryLocks.Held held) {
         this.engine = engine;
-        this.usesKept = usesKept;
-        this.held = held;
         this.eventId = eventId;
-        this.claims = claims;
-        this.freed = freed;
-        this.ownPositions = ownPositions;
-        this.seats = seats;
-        this.vouchers = vouchers;
+        this.asked = asked;
         this.firstNew = firstNew;
+        this.stillBrought = stillBrought;
+        this.held = held;
     }
 
     /** Queues what deciding which objects to lock needs: the items, the quotas they are in, the dates named. */
     public void readBeforeLocks(Jdbc.RoundTrip reads) {
-        if (!claims.isEmpty()) {
-            Set<Long> itemIds = Reservations.ids(claims, Claim::itemId);
-            itemIds.addAll(Reservations.ids(freed, Claim::itemId));
-            read = engine.reads.before(eventId, itemIds, ReservationChecks.datesNamed(claims), reads);
+        if (!asked.claims().isEmpty()) {
+            Set<Long> itemIds = Reservations.ids(asked.claims(), Claim::itemId);
+            itemIds.addAll(Reservations.ids(asked.freed(), Claim::itemId));
+            read = engine.reads.before(eventId, itemIds, ReservationChecks.datesNamed(asked.claims()), reads);
         }
     }
 
-    /** The claims as they will be written: the new ones followed each by what its item bundles. */
-    private List<Claim> expanded(Map<Long, ItemForSale> items) {
+    /** The change as it will be written: its new claims followed each by what its item bundles. */
+    private Change expanded(Map<Long, ItemForSale> items) {
+        List<Claim> claims = asked.claims();
         if (firstNew >= claims.size()) {
-            return claims;
+            return asked;
         }
+        Map<Integer, Map<Long, Integer>> keptOfNew = new HashMap<>();
+        stillBrought.forEach((index, kept) -> keptOfNew.put(index - firstNew, kept));
         List<Claim> expanded = new ArrayList<>(claims.subList(0, firstNew));
-        ReservationChecks.withBundles(claims.subList(firstNew, claims.size()), items).stream()
+        ReservationChecks.withBundles(claims.subList(firstNew, claims.size()), items, keptOfNew).stream()
                 .map(claim -> claim.bundledIn() == null
                         ? claim
                         : new Claim(claim.itemId(), null, null, claim.dateId(), null, claim.bundledIn() + firstNew))
                 .forEach(expanded::add);
-        return expanded;
+        return asked.writing(expanded);
     }
 
     /**
@@ -102,9 +89,9 @@ public final class Reservation {
         Map<Long, ItemForSale> items = read.items();
         List<Membership> memberships = read.memberships();
         Instant now = engine.deadlines.now();
-        ItemForSale item = items.get(claims.get(0).itemId());
+        ItemForSale item = items.get(asked.claims().get(0).itemId());
         if (item == null) {
-            throw new NotFoundException("item", claims.get(0).itemId());
+            throw new NotFoundException("item", asked.claims().get(0).itemId());
         }
         Boolean onSale = read.dates().get(date);
         if (onSale == null) {
@@ -114,10 +101,10 @@ public final class Reservation {
             throw ReservationConflict.dateUnavailable(date);
         }
         Set<LockTarget> outside = new HashSet<>();
-        expanded(items).forEach(claim -> ClaimQuotas.quotasGrownBy(claim, items, vouchers, memberships, now)
-                .stream().filter(quota -> quota.dateId() == null)
-                .forEach(quota -> outside.add(quota.lockTarget())));
-        if (ReservationChecks.checkBuyerKnown(claims, items, holder.buyer())) {
+        expanded(items).claims().forEach(claim -> ClaimQuotas
+                .quotasGrownBy(claim, items, asked.vouchers(), memberships, now).stream()
+                .filter(quota -> quota.dateId() == null).forEach(quota -> outside.add(quota.lockTarget())));
+        if (ReservationChecks.checkBuyerKnown(asked.claims(), items, holder.buyer())) {
             outside.add(LockTarget.buyer(eventId, holder.buyer()));
         }
         return outside;
@@ -132,10 +119,10 @@ public final class Reservation {
      */
     public <T> List<T> reserveThen(Holder holder, Function<List<Claim>, Jdbc.Query<T>> write) {
         String buyer = holder.buyer();
-        if (claims.isEmpty()) {
+        if (asked.claims().isEmpty()) {
             Jdbc.RoundTrip freeingOnly = engine.jdbc.roundTrip();
             freeing.forEach(freeingOnly::add);
-            Jdbc.Rows<T> written = write == null ? null : freeingOnly.add(write.apply(claims));
+            Jdbc.Rows<T> written = write == null ? null : freeingOnly.add(write.apply(List.of()));
             freeingOnly.send();
             return written == null ? List.of() : written.all();
         }
@@ -143,73 +130,72 @@ public final class Reservation {
             Map<Long, ItemForSale> itemsById = read.items();
             List<Membership> membershipsBefore = read.memberships();
             Instant now = engine.deadlines.now();
-            List<Claim> toWrite = expanded(itemsById);
-            if (!sold) {
-                ClaimRules.checkRules(toWrite, itemsById, seats, vouchers, membershipsBefore, read.dates(),
-                        holder.channel(), now);
+            Change change = expanded(itemsById);
+            List<Claim> claims = change.claims();
+            if (!change.sold()) {
+                ClaimRules.checkRules(change, itemsById, membershipsBefore, read.dates(), holder.channel(), now);
             }
-            boolean limited = !countedForHolder && ReservationChecks.checkBuyerKnown(toWrite, itemsById, buyer);
-            Set<LockTarget> locked = ReservationChecks.objectsToLock(toWrite, freed, usesKept, itemsById, seats,
-                    vouchers,
-                    membershipsBefore, now);
+            boolean limited = !countedForHolder && ReservationChecks.checkBuyerKnown(claims, itemsById, buyer);
+            Set<LockTarget> locked = ReservationChecks.objectsToLock(change, itemsById, membershipsBefore, now);
             if (limited) {
                 locked.add(LockTarget.buyer(eventId, buyer));
             }
             Set<Long> seatIds = new TreeSet<>();
-            toWrite.forEach(claim -> seatIds.addAll(ReservationChecks.seatIds(claim, itemsById, seats)));
-            freed.forEach(claim -> seatIds.removeAll(ReservationChecks.seatIds(claim, itemsById, seats)));
-            Map<Long, Long> voucherUses = ReservationChecks.moreUses(toWrite, usesKept);
+            claims.forEach(claim -> seatIds.addAll(ReservationChecks.seatIds(claim, itemsById, change.seats())));
+            change.freed().forEach(claim -> seatIds.removeAll(ReservationChecks.seatIds(claim, itemsById,
+                    change.seats())));
+            Map<Long, Long> voucherUses = ReservationChecks.moreUses(change);
             Jdbc.RoundTrip afterLocks = engine.jdbc.roundTrip();
             freeing.forEach(afterLocks::add);
             // A transfer grows no quota: nothing to count.
-            Jdbc.Rows<CountedQuota> quotas = sold
+            Jdbc.Rows<CountedQuota> quotas = change.sold()
                     ? null
                     : afterLocks.add(engine.counter.ofItemsQuery(itemsById.keySet(),
-                            ReservationChecks.datesCounted(Stream.concat(toWrite.stream(), freed.stream()).toList(),
-                                    itemsById),
-                            ownPositions));
+                            ReservationChecks.datesCounted(Stream.concat(claims.stream(), change.freed().stream())
+                                    .toList(), itemsById),
+                            change.ownPositions()));
             Jdbc.Rows<Long> takenSeats = seatIds.isEmpty()
                     ? null
-                    : afterLocks.add(engine.reads.takenSeats(seatIds, ownPositions,
-                            Reservations.ids(toWrite, Claim::voucherId)));
-            List<Seat> seatsRead = seatIds.stream().map(seats::get).toList();
+                    : afterLocks.add(engine.reads.takenSeats(seatIds, change.ownPositions(), change.voucherIds()));
+            List<Seat> seatsRead = seatIds.stream().map(change.seats()::get).toList();
             Jdbc.Rows<ReservationReads.MovedSeat> movedSeats = seatIds.isEmpty()
                     ? null
                     : afterLocks.add(engine.reads.movedSeats(seatsRead));
             Jdbc.Rows<long[]> usesLeft = voucherUses.isEmpty()
                     ? null
-                    : afterLocks.add(engine.reads.voucherUsesLeft(voucherUses.keySet(), ownPositions));
+                    : afterLocks.add(engine.reads.voucherUsesLeft(voucherUses.keySet(), change.ownPositions()));
             Jdbc.Rows<long[]> heldByBuyer = limited
-                    ? afterLocks.add(engine.reads.buyerHoldings(eventId, buyer, ownPositions))
+                    ? afterLocks.add(engine.reads.buyerHoldings(eventId, buyer, change.ownPositions()))
                     : null;
-            Jdbc.Rows<T> written = write == null ? null : afterLocks.add(write.apply(toWrite));
+            Jdbc.Rows<T> written = write == null ? null : afterLocks.add(write.apply(claims));
             AdvisoryLocks.Held holding;
             if (held != null) {
                 holding = held;
                 afterLocks.send();
             } else {
                 engine.checkpoints.beforeLocks(eventId, 1);
-                holding = engine.locks.lockObjectsThen(eventId, ReservationChecks.datesNamed(toWrite), locked,
+                holding = engine.locks.lockObjectsThen(eventId, ReservationChecks.datesNamed(claims), locked,
                         afterLocks);
             }
 
             List<CountedQuota> counted = quotas == null ? List.of() : quotas.all();
-            engine.requireLocked(ReservationChecks.objectsToLock(toWrite, freed, usesKept, itemsById, seats, vouchers,
-                    counted, now), holding);
+            engine.requireLocked(ReservationChecks.objectsToLock(change, itemsById, counted, now), holding);
+            Reservations.requireSameDates(itemsById, counted);
             ReservationReads.requireUnmoved(movedSeats == null ? List.of() : movedSeats.all(), seatsRead);
             try {
-                ReservationChecks.checkFits(toWrite, itemsById, seats, vouchers, usesKept,
+                ReservationChecks.checkFits(change, itemsById,
                         new ReservationChecks.Left(counted,
                                 takenSeats == null ? null : takenSeats.first().orElse(null),
                                 usesLeft == null ? Map.of() : ReservationChecks.Left.byId(usesLeft.all()),
                                 heldByBuyer == null ? null : ReservationChecks.Left.byId(heldByBuyer.all())),
-                        holder.channel(), now, holding, sold);
+                        holder.channel(), now, holding);
             } catch (ReservationConflict refused) {
                 // Decided too: a race holds a refusal as it holds a success, or waits for a racer already gone.
                 engine.checkpoints.afterChecks(eventId, 1);
                 throw refused;
             }
             engine.checkpoints.afterChecks(eventId, 1);
+            engine.checkpoints.fits(eventId);
             return written == null ? List.of() : written.all();
         });
     }

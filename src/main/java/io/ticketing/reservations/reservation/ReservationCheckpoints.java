@@ -19,6 +19,12 @@ public interface ReservationCheckpoints {
      */
     void afterChecks(long eventId, int requests);
 
+    /**
+     * A request alone was decided and found to fit: what it sent with the locks is written, not committed. A test may
+     * end it there, to learn what a write would do without leaving anything behind.
+     */
+    void fits(long eventId);
+
     /** A request is about to take the requests waiting in its queue as the next batch ({@link ClaimBatches}). */
     void beforeBatch(long eventId);
 
@@ -39,6 +45,10 @@ public interface ReservationCheckpoints {
 
         @Override
         public void afterChecks(long eventId, int requests) {
+        }
+
+        @Override
+        public void fits(long eventId) {
         }
 
         @Override

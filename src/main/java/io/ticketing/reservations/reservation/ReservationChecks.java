@@ -17,7 +17,6 @@ import io.ticketing.reservations.inventory.ItemForSale;
 import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
 import io.ticketing.reservations.inventory.QuotaMembers;
 import io.ticketing.reservations.inventory.Seat;
-import io.ticketing.reservations.inventory.Voucher;
 import io.ticketing.reservations.locking.AdvisoryLocks;
 import io.ticketing.reservations.locking.LockTarget;
 
@@ -38,23 +37,28 @@ final class ReservationChecks {
 
     /**
      * New claims with the positions their bundles bring (contract section 10): each bundle position followed by
-     * {@code count} positions of each bundled item, on its date, pointing back at it.
+     * {@code count} positions of each bundled item, on its date, pointing back at it; less, for the claim at index
+     * {@code i}, what {@code stillBrought.get(i)} says it still brings as it is (a bundle's position an order change
+     * rewrites keeps what its new item brings too: contract section 3, "A ticket is one ticket").
      */
-    static List<Claim> withBundles(List<Claim> claims, Map<Long, ItemForSale> items) {
+    static List<Claim> withBundles(List<Claim> claims, Map<Long, ItemForSale> items,
+            Map<Integer, Map<Long, Integer>> stillBrought) {
         if (claims.stream().noneMatch(claim -> items.containsKey(claim.itemId())
                 && !items.get(claim.itemId()).bundle().isEmpty())) {
             return claims;
         }
         List<Claim> expanded = new ArrayList<>();
-        for (Claim claim : claims) {
+        for (int i = 0; i < claims.size(); i++) {
+            Claim claim = claims.get(i);
             int parent = expanded.size();
             expanded.add(claim);
             ItemForSale item = items.get(claim.itemId());
             if (item == null) {
                 continue; // refused by checkRules
             }
+            Map<Long, Integer> kept = stillBrought.getOrDefault(i, Map.of());
             for (ItemForSale.Bundled bundled : item.bundle()) {
-                for (int copy = 0; copy < bundled.count(); copy++) {
+                for (int copy = kept.getOrDefault(bundled.itemId(), 0); copy < bundled.count(); copy++) {
                     expanded.add(claim.bundled(bundled.itemId(), parent));
                 }
             }
@@ -63,35 +67,36 @@ final class ReservationChecks {
     }
 
     /**
-     * The objects a set of claims consumes, in the contract's words: finite quotas that grow (every finite quota of
-     * the claim's item on its dates but those its voucher blocks in, unless it keeps a use), seats, vouchers, each
-     * with its date. A flow that frees {@code freed} in the same transaction first (an order change) consumes only
-     * what grows net: the quotas whose usage grows ({@link ClaimQuotas#quotasGrownByEach}), the seats it does not take
-     * back, the vouchers it uses more often than the positions of {@code usesKept} (those of {@code freed} whose
-     * voucher uses were not given back) did.
+     * The objects a change consumes, in the contract's words: finite quotas that grow (every finite quota of the
+     * claim's item on its dates but those its voucher blocks in, unless it keeps a use), seats, vouchers, each with its
+     * date. A change that frees in the same transaction first (an order change) consumes only what grows net: the
+     * quotas whose usage grows ({@link ClaimQuotas#quotasGrownByEach}), the seats it does not take back, the vouchers
+     * it uses more often than the positions of {@code usesKept} (those freed whose voucher uses were not given back)
+     * did.
      */
-    static Set<LockTarget> objectsToLock(List<Claim> claims, List<Claim> freed, List<Claim> usesKept,
-            Map<Long, ItemForSale> items, Map<Long, Seat> seats, Map<Long, Voucher> vouchers,
+    static Set<LockTarget> objectsToLock(Change change, Map<Long, ItemForSale> items,
             List<? extends QuotaMembers> quotas, Instant now) {
         Map<QuotaMembers, Integer> growth = new HashMap<>();
         Map<Long, QuotaMembers> byId = new HashMap<>();
         quotas.forEach(quota -> byId.put(quota.id(), quota));
-        ClaimQuotas.quotasGrownByEach(claims, usesKept, items, vouchers, quotas, now).forEach(grown -> grown
-                .forEach(quota -> growth.merge(byId.get(quota.id()), 1, Integer::sum)));
-        ClaimQuotas.quotasGrownByEach(freed, usesKept, items, vouchers, quotas, now).forEach(grown -> grown
-                .forEach(quota -> growth.merge(byId.get(quota.id()), -1, Integer::sum)));
+        ClaimQuotas.quotasGrownByEach(change.claims(), change.usesKept(), items, change.vouchers(), quotas, now)
+                .forEach(grown -> grown.forEach(quota -> growth.merge(byId.get(quota.id()), 1, Integer::sum)));
+        ClaimQuotas.quotasGrownByEach(change.freed(), change.usesKept(), items, change.vouchers(), quotas, now)
+                .forEach(grown -> grown.forEach(quota -> growth.merge(byId.get(quota.id()), -1, Integer::sum)));
         Set<LockTarget> targets = new HashSet<>();
         growth.forEach((quota, grows) -> {
             if (grows > 0) {
                 targets.add(quota.lockTarget());
             }
         });
+        Map<Long, Seat> seats = change.seats();
         Set<Long> seatsBack = new HashSet<>();
-        freed.forEach(claim -> seatsBack.addAll(seatIds(claim, items, seats)));
-        claims.forEach(claim -> seatIds(claim, items, seats).stream().filter(seat -> !seatsBack.contains(seat))
+        change.freed().forEach(claim -> seatsBack.addAll(seatIds(claim, items, seats)));
+        change.claims().forEach(claim -> seatIds(claim, items, seats).stream()
+                .filter(seat -> !seatsBack.contains(seat))
                 .forEach(seat -> targets.add(LockTarget.seat(seat, seats.get(seat).dateId))));
-        moreUses(claims, usesKept).keySet()
-                .forEach(voucher -> targets.add(LockTarget.voucher(voucher, vouchers.get(voucher).dateId)));
+        moreUses(change).keySet().forEach(
+                voucher -> targets.add(LockTarget.voucher(voucher, change.vouchers().get(voucher).dateId)));
         return targets;
     }
 
@@ -137,43 +142,47 @@ final class ReservationChecks {
     }
 
     /**
-     * The vouchers {@code claims} use more often than {@code usesKept} did, and how many times more: positions whose
-     * uses are still redeemed while the flow rewrites them. A use given back before the count is counted once, by the
-     * count, never subtracted again here (contract section 9).
+     * The vouchers the change's claims use more often than its {@code usesKept} did, and how many times more:
+     * positions whose uses are still redeemed while the change rewrites them. A use given back before the count is
+     * counted once, by the count, never subtracted again here (contract section 9).
      */
-    static Map<Long, Long> moreUses(List<Claim> claims, List<Claim> usesKept) {
+    static Map<Long, Long> moreUses(Change change) {
         Map<Long, Long> uses = new TreeMap<>();
-        claims.stream().map(Claim::voucherId).filter(Objects::nonNull).forEach(v -> uses.merge(v, 1L, Long::sum));
-        usesKept.stream().map(Claim::voucherId).filter(Objects::nonNull).forEach(v -> uses.merge(v, -1L, Long::sum));
+        change.claims().stream().map(Claim::voucherId).filter(Objects::nonNull)
+                .forEach(v -> uses.merge(v, 1L, Long::sum));
+        change.usesKept().stream().map(Claim::voucherId).filter(Objects::nonNull)
+                .forEach(v -> uses.merge(v, -1L, Long::sum));
         uses.values().removeIf(more -> more <= 0);
         return uses;
     }
 
     /**
-     * Each quota the claims grow has room for what they add to it, if {@code held} covers it (one that is not
-     * covered is not grown by them: see {@link Reservations#requireLocked}): what it has left for a buyer of
-     * {@code channel}, its allotment there first (contract section 12).
+     * Each quota the change grows has room for what it adds to it, if {@code held} covers it (one that is not covered
+     * is not grown by it: see {@link Reservations#requireLocked}): what it has left for a buyer of {@code channel}, its
+     * allotment there first (contract section 12), and what an offer among the change's vouchers keeps back (section
+     * 9).
      */
-    private static void checkQuotas(List<Claim> claims, List<Claim> usesKept, Map<Long, ItemForSale> items,
-            Map<Long, Voucher> vouchers, List<CountedQuota> quotas, String channel, Instant now,
-            AdvisoryLocks.Held held, boolean sold) {
+    private static void checkQuotas(Change change, Map<Long, ItemForSale> items, List<CountedQuota> quotas,
+            String channel, Instant now, AdvisoryLocks.Held held) {
         Map<CountedQuota, List<ItemForSale>> wanted = new LinkedHashMap<>();
-        List<List<CountedQuota>> grownByEach = ClaimQuotas.quotasGrownByEach(claims, usesKept, items, vouchers,
-                quotas, now);
+        List<Claim> claims = change.claims();
+        List<List<CountedQuota>> grownByEach = ClaimQuotas.quotasGrownByEach(claims, change.usesKept(), items,
+                change.vouchers(), quotas, now);
         for (int i = 0; i < claims.size(); i++) {
             Claim claim = claims.get(i);
-            if (!sold && ClaimQuotas.quotasOf(claim, items, quotas).isEmpty()) {
+            if (!change.sold() && ClaimQuotas.quotasOf(claim, items, quotas).isEmpty()) {
                 throw ReservationConflict.notOnSale(items.get(claim.itemId()));
             }
             grownByEach.get(i).forEach(quota -> wanted.computeIfAbsent(quota, q -> new ArrayList<>())
                     .add(items.get(claim.itemId())));
         }
+        Set<Long> vouchers = change.voucherIds();
         for (Map.Entry<CountedQuota, List<ItemForSale>> demand : wanted.entrySet()) {
             CountedQuota quota = demand.getKey();
             if (!held.covers(quota.lockTarget())) {
                 continue;
             }
-            int left = quota.availability().leftFor(channel);
+            int left = quota.leftFor(channel, vouchers);
             if (left < demand.getValue().size()) {
                 throw ReservationConflict.quotaExhausted(demand.getValue().get(0), quota, left,
                         demand.getValue().size());
@@ -195,28 +204,27 @@ final class ReservationChecks {
     /**
      * The one judgement of every change that consumes (contract section 3), once its count under the locks is back,
      * for a request alone ({@link Reservation}) as for each request of a batch ({@link Together}): each quota the
-     * claims grow has room for them in what is left for the buyer's {@code channel}; no seat they take is taken
-     * ({@code left.takenSeat}: one that is, or null); each voucher has the uses they take more of it than
-     * {@code usesKept} kept ({@link #moreUses}, against {@code left.usesLeft}); the buyer stays
-     * within its limits ({@code left.heldByBuyer}: what it holds per item, or null where no limit applies). Throws the
-     * refusal in the contract's words. {@code sold}: the claims are positions sold already that change hands (a
-     * transfer), whose items need not be on sale any more.
+     * change grows has room for it in what is left for the buyer's {@code channel}; no seat it takes is taken
+     * ({@code left.takenSeat}: one that is, or null); each voucher has the uses it takes more of it than its
+     * {@code usesKept} kept ({@link #moreUses}, against {@code left.usesLeft}); the buyer stays within its limits
+     * ({@code left.heldByBuyer}: what it holds per item, or null where no limit applies). Throws the refusal in the
+     * contract's words.
      */
-    static void checkFits(List<Claim> claims, Map<Long, ItemForSale> items, Map<Long, Seat> seats,
-            Map<Long, Voucher> vouchers, List<Claim> usesKept, Left left, String channel, Instant now,
-            AdvisoryLocks.Held held, boolean sold) {
-        checkQuotas(claims, usesKept, items, vouchers, left.quotas(), channel, now, held, sold);
+    static void checkFits(Change change, Map<Long, ItemForSale> items, Left left, String channel, Instant now,
+            AdvisoryLocks.Held held) {
+        checkQuotas(change, items, left.quotas(), channel, now, held);
         if (left.takenSeat() != null) {
-            throw ReservationConflict.seatUnavailable(seats.get(left.takenSeat()));
+            throw ReservationConflict.seatUnavailable(change.seats().get(left.takenSeat()));
         }
-        moreUses(claims, usesKept).forEach((voucherId, wanted) -> {
+        moreUses(change).forEach((voucherId, wanted) -> {
             long usesLeft = left.usesLeft().getOrDefault(voucherId, 0L);
             if (usesLeft < wanted) {
-                throw ReservationConflict.voucherExhausted(vouchers.get(voucherId), Math.max(usesLeft, 0), wanted);
+                throw ReservationConflict.voucherExhausted(change.vouchers().get(voucherId), Math.max(usesLeft, 0),
+                        wanted);
             }
         });
         if (left.heldByBuyer() != null) {
-            checkBuyerLimits(claims, items, left.heldByBuyer());
+            checkBuyerLimits(change.claims(), items, left.heldByBuyer());
         }
     }
 

@@ -154,7 +154,8 @@ public class ReservationConflict extends ApiException {
     /** A ticket inside the venue keeps its holder until it is scanned out (contract section 14). */
     public static ReservationConflict positionInside(long positionId) {
         return new ReservationConflict("position_inside", "Position " + positionId
-                + " is inside the venue on a check-in list; it can change hands once it has been scanned out.")
+                + " is inside the venue on a check-in list; it can be changed, canceled or change hands once it has been"
+                + " scanned out.")
                 .and("position_id", positionId);
     }
 

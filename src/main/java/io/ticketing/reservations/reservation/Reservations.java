@@ -16,7 +16,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.ticketing.reservations.inventory.EventOwnedEntity;
+import io.ticketing.reservations.inventory.ItemForSale;
 import io.ticketing.reservations.inventory.QuotaCounter;
+import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
 import io.ticketing.reservations.inventory.Seat;
 import io.ticketing.reservations.inventory.Voucher;
 import io.ticketing.reservations.jdbc.Jdbc;
@@ -74,7 +76,7 @@ public class Reservations {
      * bundle again. {@code holder} is the cart's or order's buyer and channel.
      */
     public void reserve(long eventId, Holder holder, List<Claim> claims, Collection<Long> ownPositions) {
-        readThenReserve(withEntities(eventId, claims, ownPositions, claims.size()), holder, null);
+        readThenReserve(withEntities(eventId, claims, ownPositions, claims.size(), null), holder, null);
     }
 
     /**
@@ -94,8 +96,8 @@ public class Reservations {
             checkpoints.beforeLocks(eventId, 1);
             held = locks.lockEventThen(eventId, withLock);
         } else {
-            Reservation probe = new Reservation(this, eventId, List.of(Claim.of(itemId, null, null, date)), List.of(),
-                    List.of(), List.of(), Map.of(), Map.of(), 0, null);
+            Reservation probe = new Reservation(this, eventId,
+                    Change.adding(List.of(Claim.of(itemId, null, null, date)), Map.of(), Map.of()), 0, Map.of(), null);
             Jdbc.RoundTrip reads = jdbc.roundTrip();
             probe.readBeforeLocks(reads);
             reads.send();
@@ -117,34 +119,42 @@ public class Reservations {
      * once. The claims are new positions: each brings what its item bundles.
      */
     public Reservation prepare(long eventId, List<Claim> claims, Map<Long, Seat> seats, Map<Long, Voucher> vouchers) {
-        return new Reservation(this, eventId, claims, List.of(), List.of(), List.of(), seats, vouchers, 0, null);
+        return new Reservation(this, eventId, Change.adding(claims, seats, vouchers), 0, Map.of(), null);
+    }
+
+    /**
+     * An order change's positions (contract section 9): {@code changed}, the positions it rewrites as they become, of
+     * {@code changedFrom} as they were (whose voucher uses stay redeemed); {@code added}, new ones; {@code canceled},
+     * those it cancels (whose uses it gives back). {@code stillBrought}: by index in {@code changed}, what a rewritten
+     * bundle position still brings as it is (contract section 3: those positions stay, untouched).
+     */
+    public record Rewrite(List<Claim> changed, List<Claim> added, List<Claim> changedFrom, List<Claim> canceled,
+            Map<Integer, Map<Long, Integer>> stillBrought) {
     }
 
     /**
      * An order change's reservation (contract section 9): {@code freeing} removes, after the locks and before the
-     * count, the positions the change changes ({@code changedFrom}, whose voucher uses stay redeemed) and those it
-     * cancels ({@code canceled}, whose uses it gives back); the change writes {@code changed} (the positions as they become)
-     * and {@code added} (new ones). Each written position brings what its item bundles: a position changed into a
-     * bundle as an added one does. It locks only what the change consumes more of (the quotas whose usage grows net,
-     * the seats it does not take back, the vouchers it uses more often) and checks what it writes against what is
-     * left once the freed positions are gone, each freed voucher use counted once. {@code write} gets the claims to
-     * write, {@code changed} first, and its rows are returned.
+     * count, the positions the change rewrites and those it cancels, and gives the canceled ones' voucher uses back;
+     * then the change writes its changed positions and its added ones. Each written position brings what its item
+     * bundles (a position changed into a bundle as an added one does), less what it still brings. It locks only what
+     * the change consumes more of (the quotas whose usage grows net, the seats it does not take back, the vouchers it
+     * uses more often) and checks what it writes against what is left once the freed positions are gone, each freed
+     * voucher use counted once. {@code write} gets the claims to write, the changed ones first, and its rows are
+     * returned.
      */
-    public <T> List<T> reserveChange(long eventId, Holder holder, List<Claim> changed, List<Claim> added,
-            List<Claim> changedFrom, List<Claim> canceled, List<Jdbc.Statement> freeing,
+    public <T> List<T> reserveChange(long eventId, Holder holder, Rewrite rewrite, List<Jdbc.Statement> freeing,
             Function<List<Claim>, Jdbc.Query<T>> write) {
-        List<Claim> claims = new ArrayList<>(changed);
-        claims.addAll(added);
-        List<Claim> freed = new ArrayList<>(changedFrom);
-        freed.addAll(canceled);
+        List<Claim> claims = new ArrayList<>(rewrite.changed());
+        claims.addAll(rewrite.added());
+        List<Claim> freed = new ArrayList<>(rewrite.changedFrom());
+        freed.addAll(rewrite.canceled());
         List<Claim> all = new ArrayList<>(claims);
         all.addAll(freed);
-        Map<Long, Voucher> vouchers = EventOwnedEntity.byIds(Voucher.class, eventId, ids(all, Claim::voucherId));
-        Reservation change = new Reservation(this, eventId, claims, freed, changedFrom, List.of(),
-                seatsOf(eventId, claims),
-                vouchers, 0, null);
-        change.freeing.addAll(freeing);
-        return readThenReserve(change, holder, write);
+        Change change = new Change(claims, freed, rewrite.changedFrom(), List.of(), seatsOf(eventId, claims),
+                EventOwnedEntity.byIds(Voucher.class, eventId, ids(all, Claim::voucherId)), false);
+        Reservation reservation = new Reservation(this, eventId, change, 0, rewrite.stillBrought(), null);
+        reservation.freeing.addAll(freeing);
+        return readThenReserve(reservation, holder, write);
     }
 
     /**
@@ -158,23 +168,20 @@ public class Reservations {
      */
     public <T> List<T> reserveTransfer(long eventId, Holder receiver, Holder sender, List<Claim> moved,
             Jdbc.Statement afterLocks, Function<List<Claim>, Jdbc.Query<T>> write) {
-        Reservation transfer = new Reservation(this, eventId, moved, moved, moved, List.of(), seatsOf(eventId, moved),
-                EventOwnedEntity.byIds(Voucher.class, eventId, ids(moved, Claim::voucherId)), moved.size(), null);
-        transfer.sold = true;
+        Reservation transfer = new Reservation(this, eventId, new Change(moved, moved, moved, List.of(),
+                seatsOf(eventId, moved), EventOwnedEntity.byIds(Voucher.class, eventId, ids(moved, Claim::voucherId)),
+                true), moved.size(), Map.of(), null);
         transfer.countedForHolder = receiver.buyer() != null && receiver.buyer().equals(sender.buyer());
         transfer.freeing.add(afterLocks);
         return readThenReserve(transfer, receiver, write);
     }
 
     /** A reservation with the claims' seats (a pass's on every date) and vouchers read by id. */
-    private Reservation withEntities(long eventId, List<Claim> claims, Collection<Long> ownPositions, int firstNew) {
-        return withEntities(eventId, claims, ownPositions, firstNew, null);
-    }
-
     private Reservation withEntities(long eventId, List<Claim> claims, Collection<Long> ownPositions, int firstNew,
             AdvisoryLocks.Held held) {
-        return new Reservation(this, eventId, claims, List.of(), List.of(), ownPositions, seatsOf(eventId, claims),
-                EventOwnedEntity.byIds(Voucher.class, eventId, ids(claims, Claim::voucherId)), firstNew, held);
+        return new Reservation(this, eventId, new Change(claims, List.of(), List.of(), ownPositions,
+                seatsOf(eventId, claims), EventOwnedEntity.byIds(Voucher.class, eventId, ids(claims, Claim::voucherId)),
+                false), firstNew, Map.of(), held);
     }
 
     /** The seats the claims name, by id: each claim's seat, and a pass's seat guid on every date. */
@@ -227,6 +234,19 @@ public class Reservations {
      */
     public void requireLocked(Collection<LockTarget> neededNow, AdvisoryLocks.Held held) {
         if (!held.coversAll(neededNow)) {
+            throw new InventoryChanged();
+        }
+    }
+
+    /**
+     * An event becomes a series only while no position of no date is held or sold (contract section 10), and its first
+     * date takes the event's lock exclusively. A flow that read its items before that date and counts after it would
+     * write a position of no date into a series: the quotas counted under the locks say whether the event has dates,
+     * and where that is not what its items said, the transaction runs again and is judged as the series it now is.
+     */
+    static void requireSameDates(Map<Long, ItemForSale> items, List<CountedQuota> counted) {
+        boolean dated = items.values().stream().anyMatch(ItemForSale::eventDated);
+        if (counted.stream().anyMatch(quota -> quota.dated() != dated)) {
             throw new InventoryChanged();
         }
     }

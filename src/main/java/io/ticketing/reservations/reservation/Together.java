@@ -33,7 +33,7 @@ public final class Together {
 
     private final long eventId;
     private final List<Reservations.Claimant> claimants;
-    private final List<List<Claim>> expanded = new ArrayList<>();
+    private final List<Change> expanded = new ArrayList<>();
     private ReservationReads.Before read;
 
     Together(Reservations engine, long eventId, List<Reservations.Claimant> claimants) {
@@ -51,7 +51,7 @@ public final class Together {
 
     /** The claims of claimant {@code i} as they are to be written: each followed by what its item bundles. */
     public List<Claim> claimsOf(int i) {
-        return expanded.get(i);
+        return expanded.get(i).claims();
     }
 
     /**
@@ -71,21 +71,20 @@ public final class Together {
         boolean[] limited = new boolean[claimants.size()];
         for (int i = 0; i < claimants.size(); i++) {
             Reservations.Claimant claimant = claimants.get(i);
-            List<Claim> claims = ReservationChecks.withBundles(claimant.claims(), itemsById);
-            expanded.add(claims);
+            Change change = Change.adding(ReservationChecks.withBundles(claimant.claims(), itemsById, Map.of()),
+                    claimant.seats(), claimant.vouchers());
+            expanded.add(change);
             if (outcome.get(i) != null) {
                 continue;
             }
             try {
-                ClaimRules.checkRules(claims, itemsById, claimant.seats(), claimant.vouchers(),
-                        membershipsBefore, dates, holders.get(i).channel(), now);
-                limited[i] = ReservationChecks.checkBuyerKnown(claims, itemsById, buyers.get(i));
+                ClaimRules.checkRules(change, itemsById, membershipsBefore, dates, holders.get(i).channel(), now);
+                limited[i] = ReservationChecks.checkBuyerKnown(change.claims(), itemsById, buyers.get(i));
             } catch (ApiException refused) {
                 outcome.set(i, engine.counted(refused));
                 continue;
             }
-            locked.addAll(ReservationChecks.objectsToLock(claims, List.of(), List.of(), itemsById, claimant.seats(),
-                    claimant.vouchers(), membershipsBefore, now));
+            locked.addAll(ReservationChecks.objectsToLock(change, itemsById, membershipsBefore, now));
             if (limited[i]) {
                 locked.add(LockTarget.buyer(eventId, buyers.get(i)));
             }
@@ -105,7 +104,7 @@ public final class Together {
             allVouchers.putAll(claimants.get(i).vouchers());
             allSeats.putAll(claimants.get(i).seats());
         });
-        List<Claim> allClaims = open.stream().flatMap(i -> expanded.get(i).stream()).toList();
+        List<Claim> allClaims = open.stream().flatMap(i -> expanded.get(i).claims().stream()).toList();
 
         Jdbc.RoundTrip afterLocks = engine.jdbc.roundTrip();
         Jdbc.Rows<CountedQuota> quotas = afterLocks.add(engine.counter.ofItemsQuery(itemsById.keySet(),
@@ -114,7 +113,7 @@ public final class Together {
         Map<Integer, Set<Long>> seatsOf = new HashMap<>();
         Map<Integer, Set<Long>> vouchersOf = new HashMap<>();
         for (int i : open) {
-            List<Claim> claims = expanded.get(i);
+            List<Claim> claims = expanded.get(i).claims();
             Set<Long> seatIds = new TreeSet<>();
             claims.forEach(claim -> seatIds.addAll(ReservationChecks.seatIds(claim, itemsById,
                     claimants.get(i).seats())));
@@ -142,10 +141,9 @@ public final class Together {
         engine.checkpoints.beforeLocks(eventId, open.size());
         AdvisoryLocks.Held held = engine.locks.lockObjectsThen(eventId, ReservationChecks.datesNamed(allClaims), locked,
                 afterLocks);
-        engine.requireLocked(
-                ReservationChecks.objectsToLock(allClaims, List.of(), List.of(), itemsById, allSeats, allVouchers,
-                        quotas.all(), now),
-                held);
+        engine.requireLocked(ReservationChecks.objectsToLock(Change.adding(allClaims, allSeats, allVouchers),
+                itemsById, quotas.all(), now), held);
+        Reservations.requireSameDates(itemsById, quotas.all());
 
         // What the claimants decided so far take, counted against the next ones.
         Map<Long, Map<String, Long>> quotaTaken = new HashMap<>();
@@ -158,7 +156,7 @@ public final class Together {
         }
         for (int i : open) {
             Reservations.Claimant claimant = claimants.get(i);
-            List<Claim> claims = expanded.get(i);
+            Change change = expanded.get(i);
             try {
                 ReservationReads.requireUnmoved(movedSeats == null ? List.of() : movedSeats.all(),
                         seatsOf.get(i).stream().map(claimant.seats()::get).toList());
@@ -177,13 +175,12 @@ public final class Together {
                     ReservationChecks.Left.byId(heldByBuyer.get(buyers.get(i)).all())
                             .forEach((item, count) -> heldOfBuyer.merge(item, count, Long::sum));
                 }
-                ReservationChecks.checkFits(claims, itemsById, claimant.seats(), claimant.vouchers(),
-                        List.of(),
+                ReservationChecks.checkFits(change, itemsById,
                         new ReservationChecks.Left(quotas.all().stream()
                                 .map(quota -> quota.holdingMore(quotaTaken.getOrDefault(quota.id(), Map.of())))
                                 .toList(),
                                 takenSeat, usesLeftNow, heldOfBuyer),
-                        holders.get(i).channel(), now, held, false);
+                        holders.get(i).channel(), now, held);
             } catch (ReservationConflict refused) {
                 outcome.set(i, engine.counted(refused));
                 continue;
@@ -192,7 +189,7 @@ public final class Together {
                 outcome.set(i, staleSeat);
                 continue;
             }
-            for (Claim claim : claims) {
+            for (Claim claim : change.claims()) {
                 ClaimQuotas.quotasGrownBy(claim, itemsById, claimant.vouchers(), quotas.all(), now)
                         .forEach(quota -> quotaTaken.computeIfAbsent(quota.id(), id -> new HashMap<>())
                                 .merge(holders.get(i).channel(), 1L, Long::sum));

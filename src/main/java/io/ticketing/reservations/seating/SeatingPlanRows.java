@@ -10,6 +10,7 @@ import java.util.function.Function;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.inventory.SeatHolds;
+import io.ticketing.reservations.inventory.SeatsShownFree;
 import io.ticketing.reservations.jdbc.Jdbc;
 
 /**
@@ -62,6 +63,13 @@ class SeatingPlanRows {
             + " WHERE seat_id = ANY(:seats)";
     private static final String DELETE_SEATS = "DELETE FROM seats WHERE id = ANY(:seats)";
     private static final String DELETE_OF_DATE = "DELETE FROM seats WHERE date_id = :date AND category IS NOT NULL";
+    /** An event's first date takes the seats it had without dates (contract section 10), the plan's and its own. */
+    private static final String DATE_UNDATED = "UPDATE seats SET date_id = :date WHERE event_id = :event"
+            + " AND date_id IS NULL";
+    /** The last date's plan seats become the event's without dates, where no seat of that guid is left undated. */
+    private static final String UNDATE_PLAN_SEATS = """
+            UPDATE seats s SET date_id = NULL WHERE s.event_id = :event AND s.date_id = :date AND s.category IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM seats u WHERE u.event_id = :event AND u.date_id IS NULL AND u.guid = s.guid)""";
 
     /** Seats that stay take the plan's place, name and category; only a changed seat's version moves. */
     private static final String UPDATE_STAYING = """
@@ -96,17 +104,17 @@ class SeatingPlanRows {
     private static final String DELETE_PLAN = "DELETE FROM seating_plans WHERE event_id = :event";
 
     /**
-     * Where each of the plan's seats of one date (of none: null) is, and whether the caller's channel can take it: a
-     * free seat, kept for no other channel, of an item on sale there, on a date on sale.
+     * Where each of the plan's seats of one date (of none: null) is, and whether the caller's channel can hold it, as
+     * an add would judge it (contract section 3): a free seat, kept for no other channel, whose item takes one more
+     * on its date there ({@link SeatHolds#TAKEABLE}).
      */
     private static final String DRAWN = """
-            SELECT s.guid, s.x, s.y, s.category,
-              (%s AND %s AND i.active AND (i.channels IS NULL OR CAST(:channel AS text) = ANY(i.channels))
-                AND d.active IS NOT FALSE)
-            FROM seats s JOIN items i ON i.id = s.item_id LEFT JOIN event_dates d ON d.id = s.date_id
+            SELECT s.guid, s.x, s.y, s.category, (%s AND %s AND %s)
+            FROM seats s
             WHERE s.event_id = :event AND s.date_id IS NOT DISTINCT FROM CAST(:date AS bigint)
               AND s.category IS NOT NULL
-            ORDER BY s.plan_rank, s.guid""".formatted(SeatHolds.FREE, SeatHolds.SELLS_IN_CHANNEL);
+            ORDER BY s.plan_rank, s.guid""".formatted(SeatHolds.FREE, SeatHolds.SELLS_IN_CHANNEL,
+            SeatHolds.TAKEABLE);
 
     /** A stored plan as imported, with its mapping of categories to items. */
     record StoredPlan(String plan, String categories, long version) {
@@ -146,6 +154,16 @@ class SeatingPlanRows {
         jdbc.statement(DELETE_OF_DATE).set("date", dateId).update();
     }
 
+    void dateUndatedSeats(long eventId, long dateId) {
+        jdbc.statement(DATE_UNDATED).set("event", eventId).set("date", dateId).update();
+    }
+
+    /** The last date's plan seats as the event's of no date; those of guids left undated already go. */
+    void undateSeatsOf(long eventId, long dateId) {
+        jdbc.statement(UNDATE_PLAN_SEATS).set("event", eventId).set("date", dateId).update();
+        deleteOfDate(dateId);
+    }
+
     StoredPlan save(long eventId, String plan, String categories) {
         return jdbc.statement(SAVE_PLAN).set("event", eventId).set("plan", plan).set("categories", categories)
                 .list(SeatingPlanRows::storedPlan).get(0);
@@ -163,9 +181,10 @@ class SeatingPlanRows {
         jdbc.statement(DELETE_PLAN).set("event", eventId).update();
     }
 
-    List<SeatingPlanView.DrawnSeat> drawn(long eventId, Long dateId, String channel) {
+    List<SeatingPlanView.DrawnSeat> drawn(long eventId, Long dateId, String channel, SeatsShownFree.Takeable takeable) {
         return jdbc.statement(DRAWN).set("event", eventId).set("date", dateId).set("channel", channel)
-                .list(SeatingPlanRows::drawnSeat);
+                .set("takeable_items", takeable.items()).set("takeable_dates", takeable.dates())
+                .set("pass_guids", takeable.passGuids()).list(SeatingPlanRows::drawnSeat);
     }
 
     private static SeatingPlanView.DrawnSeat drawnSeat(ResultSet row) throws SQLException {

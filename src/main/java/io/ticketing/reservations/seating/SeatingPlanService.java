@@ -18,6 +18,7 @@ import io.ticketing.reservations.event.Event;
 import io.ticketing.reservations.inventory.CapacityGuard;
 import io.ticketing.reservations.inventory.DatePrices;
 import io.ticketing.reservations.inventory.Item;
+import io.ticketing.reservations.inventory.SeatsShownFree;
 import io.ticketing.reservations.locking.DurableTransaction;
 import io.ticketing.reservations.problem.NotFoundException;
 import io.ticketing.reservations.problem.Problem.FieldError;
@@ -41,9 +42,11 @@ public class SeatingPlanService {
     private final CapacityGuard guard;
     private final DatePrices dates;
     private final ObjectMapper json;
+    private final SeatsShownFree shownFree;
 
     SeatingPlanService(PlanSchema schema, SeatingPlanRows rows, CapacityGuard guard, DatePrices dates,
-            ObjectMapper json) {
+            ObjectMapper json, SeatsShownFree shownFree) {
+        this.shownFree = shownFree;
         this.schema = schema;
         this.rows = rows;
         this.guard = guard;
@@ -105,17 +108,22 @@ public class SeatingPlanService {
     @Transactional(Transactional.TxType.SUPPORTS)
     public SeatingPlanView view(Event event, Saved plan, String channel) {
         return new SeatingPlanView(plan.plan().plan(), plan.plan().categories(), plan.plan().version(),
-                rows.drawn(event.id, plan.dateId(), channel));
+                rows.drawn(event.id, plan.dateId(), channel, shownFree.takeable(event, channel)));
     }
 
     /**
      * The stored plan's seats on a new date of the event, if it has a plan (contract sections 10 and 13), under the
-     * event's lock shared: a plan replaced meanwhile would otherwise miss the date (it read the dates before this one
-     * committed) while the date got the plan it replaced.
+     * event's lock ({@code CapacityGuard.reserveForNewDate}): a plan replaced meanwhile would otherwise miss the date
+     * (it read the dates before this one committed) while the date got the plan it replaced. The {@code first} date of
+     * an event takes the seats the event had without dates, which nothing holds or sold any more: an event that
+     * becomes a series keeps its seats, on its first date.
      */
     @Transactional(Transactional.TxType.MANDATORY)
-    public void seatNewDate(Event event, long dateId) {
-        guard.reserveForNewDate(event.id, () -> rows.plan(event.id).ifPresent(stored -> {
+    public void seatNewDate(Event event, long dateId, boolean first) {
+        if (first) {
+            rows.dateUndatedSeats(event.id, dateId);
+        }
+        rows.plan(event.id).ifPresent(stored -> {
             try {
                 JsonNode plan = json.readTree(stored.plan());
                 Map<String, Long> categories = new HashMap<>();
@@ -126,13 +134,20 @@ public class SeatingPlanService {
             } catch (JsonProcessingException notJson) {
                 throw new IllegalStateException("a stored seating plan is not JSON", notJson);
             }
-        }));
+        });
     }
 
-    /** The plan's seats on a date being deleted, which nothing else uses (the date's own check). */
+    /**
+     * The plan's seats on a date being deleted, which nothing else uses (the date's own check); of the {@code last}
+     * date, they become the event's seats without dates, so that an event that stops being a series keeps its plan.
+     */
     @Transactional(Transactional.TxType.MANDATORY)
-    public void unseatDate(long dateId) {
-        rows.deleteOfDate(dateId);
+    public void unseatDate(Event event, long dateId, boolean last) {
+        if (last) {
+            rows.undateSeatsOf(event.id, dateId);
+        } else {
+            rows.deleteOfDate(dateId);
+        }
     }
 
     /** Makes the event's seats {@code seats} unless one in use would leave or change item; answers the dates. */

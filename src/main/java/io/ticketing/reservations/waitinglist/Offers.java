@@ -33,6 +33,7 @@ import io.ticketing.reservations.locking.LockTarget;
 import io.ticketing.reservations.reservation.Deadlines;
 import io.ticketing.reservations.reservation.ReservationCheckpoints;
 import io.ticketing.reservations.reservation.Reservations;
+import io.ticketing.reservations.reservation.WhatFits;
 import io.ticketing.reservations.tasks.TaskHandler;
 import io.ticketing.reservations.tasks.TaskQueue;
 import io.ticketing.reservations.webhooks.Webhooks;
@@ -47,9 +48,10 @@ import io.ticketing.reservations.webhooks.Webhooks;
  * entries are offered in order: across items highest priority and oldest first, within an item no entry before the
  * one ahead of it. An entry gets an offer only if its whole quantity fits in every quota of its item; if it does
  * not, no entry behind it for that item gets one this time. Each offer is a voucher of the item for the entry's
- * quantity that blocks quota, is valid for the event's {@code offer_ttl_seconds} and never gives its uses back. The
- * choice is the check: each offer takes its quantity from every quota of its item, on every date, in what the count
- * under the locks left, and no offer is chosen that does not fit.
+ * quantity that blocks quota, is valid for the event's {@code offer_ttl_seconds} and never gives its uses back; what
+ * its item's bundle brings, the waiting list keeps back for it until it is used (V31's {@code waiting_kept}). The
+ * choice is the check: each offer takes its quantity of every place one position of its item takes (its bundle's
+ * included), in what the count under the locks left for everyone, and no offer is chosen that does not fit.
  *
  * <p>At most once: the entries are read {@code FOR UPDATE} after the locks, and only those still {@code waiting} are
  * offered; another replica's run of the same event waits for the same locks, then finds them offered.
@@ -159,11 +161,13 @@ public class Offers implements TaskHandler {
                 .map(CountedQuota::lockTarget).toList(), held);
         Map<Long, ItemForSale> items = ItemForSale.of(jdbc, eventId, itemIds).list().stream()
                 .collect(Collectors.toMap(ItemForSale::id, item -> item));
+        WhatFits.Counted counted = new WhatFits.Counted(items, quotas, Map.of(), deadlines.now());
+        // What no allotment keeps and no running offer keeps back for what its bundle brings.
         Map<Long, Integer> free = new HashMap<>();
-        quotas.stream().filter(CountedQuota::isFinite)
-                .forEach(quota -> free.put(quota.id(), quota.availability().leftForEveryone()));
-        Map<Long, Deque<Waiting>> queues = queues(itemIds, quotas, free);
-        List<Waiting> offered = choose(queues, quotas, items, free);
+        quotas.stream().filter(CountedQuota::isFinite).forEach(quota -> free.put(quota.id(),
+                (int) Math.max(0, quota.availability().leftForEveryone() - quota.keptByOffers())));
+        Map<Long, Deque<Waiting>> queues = queues(itemIds, counted, free);
+        List<Waiting> offered = choose(queues, counted, free);
         checkpoints.afterChecks(eventId, 1);
         if (offered.isEmpty()) {
             return 0;
@@ -188,12 +192,13 @@ public class Offers implements TaskHandler {
      * Each item's first waiting entries, locked, in offer order: as many as could fit in what its quotas have left
      * (each entry wants at least one), and one more, to know the head that does not fit.
      */
-    private Map<Long, Deque<Waiting>> queues(List<Long> itemIds, List<CountedQuota> quotas, Map<Long, Integer> free) {
+    private Map<Long, Deque<Waiting>> queues(List<Long> itemIds, WhatFits.Counted counted, Map<Long, Integer> free) {
         Jdbc.RoundTrip reads = jdbc.roundTrip();
         Map<Long, Jdbc.Rows<Waiting>> read = new TreeMap<>();
         for (long itemId : itemIds) {
-            int room = quotas.stream().filter(quota -> quota.isFinite() && quota.itemIds().contains(itemId))
-                    .mapToInt(quota -> free.get(quota.id())).min().orElse(MOST_PER_ITEM);
+            int room = WhatFits.places(counted, itemId, null).entrySet().stream()
+                    .mapToInt(places -> free.get(places.getKey().id()) / places.getValue()).min()
+                    .orElse(MOST_PER_ITEM);
             read.put(itemId, reads.add(jdbc.statement(QUEUE).set("item", itemId)
                     .set("limit", Math.min(MOST_PER_ITEM, room + 1))
                     .reading(row -> new Waiting(row.getString(1), row.getLong(2), row.getInt(3), row.getInt(4),
@@ -207,10 +212,12 @@ public class Offers implements TaskHandler {
 
     /**
      * The entries to offer, taking from {@code free} what each takes: the heads of the items' queues, highest
-     * priority and oldest first; an item whose head does not fit (or is not on sale) offers nothing more.
+     * priority and oldest first; an item whose head does not fit (or is not on sale) offers nothing more. An entry
+     * takes its quantity in every place one position of its item takes (what its bundle brings included), by the
+     * expansion an add is judged by ({@link WhatFits}).
      */
-    private static List<Waiting> choose(Map<Long, Deque<Waiting>> queues, List<CountedQuota> quotas,
-            Map<Long, ItemForSale> items, Map<Long, Integer> free) {
+    private static List<Waiting> choose(Map<Long, Deque<Waiting>> queues, WhatFits.Counted counted,
+            Map<Long, Integer> free) {
         Comparator<Waiting> order = Comparator.comparingInt(Waiting::priority).reversed()
                 .thenComparingLong(Waiting::seq);
         PriorityQueue<Waiting> heads = new PriorityQueue<>(order);
@@ -218,17 +225,17 @@ public class Offers implements TaskHandler {
         List<Waiting> offered = new ArrayList<>();
         while (!heads.isEmpty()) {
             Waiting head = heads.poll();
-            List<CountedQuota> ofItem = quotas.stream().filter(quota -> quota.itemIds().contains(head.itemId()))
-                    .toList();
-            ItemForSale item = items.get(head.itemId());
-            boolean onSale = item != null && item.active() && !ofItem.isEmpty();
-            boolean fits = onSale && ofItem.stream().filter(CountedQuota::isFinite)
-                    .allMatch(quota -> free.get(quota.id()) >= head.quantity());
+            Map<CountedQuota, Integer> places = WhatFits.places(counted, head.itemId(), null);
+            ItemForSale item = counted.items().get(head.itemId());
+            // An entry of a seated item (joined before they were refused) waits: an offer could not hold its seats.
+            boolean fits = item != null && !item.requiresSeat()
+                    && WhatFits.notOnSale(counted, head.itemId(), null, null) == null
+                    && places.entrySet().stream().allMatch(
+                            place -> free.get(place.getKey().id()) >= head.quantity() * place.getValue());
             if (!fits) {
                 continue; // and nothing behind it: its item's next entry never becomes a head
             }
-            ofItem.stream().filter(CountedQuota::isFinite)
-                    .forEach(quota -> free.merge(quota.id(), -head.quantity(), Integer::sum));
+            places.forEach((quota, each) -> free.merge(quota.id(), -head.quantity() * each, Integer::sum));
             offered.add(head);
             Deque<Waiting> rest = queues.get(head.itemId());
             rest.pollFirst();

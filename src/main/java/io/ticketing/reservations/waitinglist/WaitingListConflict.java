@@ -24,13 +24,37 @@ final class WaitingListConflict extends ApiException {
     }
 
     /**
-     * The item is not on sale for reasons other than capacity (inactive, or in no quota): nothing would ever be
-     * offered, and what its entries wait for would be kept from the items sold beside it.
+     * The item is not on sale in the caller's channel for reasons other than capacity (inactive, in no quota, what its
+     * bundle brings in none, or not sold in the channel: {@code why}, as an add would be refused): nothing would ever
+     * be offered there, and what its entries wait for would be kept from the items sold beside it.
      */
-    static WaitingListConflict itemUnavailable(Item item) {
+    static WaitingListConflict itemUnavailable(Item item, ApiException why) {
         WaitingListConflict conflict = new WaitingListConflict("item_unavailable", "Item " + item.id
-                + " is not on sale (inactive, or in no quota); its waiting list opens when it is on sale.");
+                + " is not on sale here (" + why.getMessage() + "); its waiting list opens where and when it is.");
         conflict.with("item_id", item.id);
+        return conflict;
+    }
+
+    /**
+     * The item is sold with seats: an offer keeps places of quotas, not seats, so it could be left without one; buyers
+     * choose seats instead (as pretix takes no waiting list for seated products).
+     */
+    static WaitingListConflict seated(Item item) {
+        WaitingListConflict conflict = new WaitingListConflict("item_unavailable", "Item " + item.id
+                + " is sold with seats, which are chosen, not waited for; watch the seat map for one that frees up.");
+        conflict.with("item_id", item.id);
+        return conflict;
+    }
+
+    /**
+     * More places than one buyer may have of the item or the event (contract section 8): an offer of them could never
+     * be bought.
+     */
+    static WaitingListConflict pastBuyerLimit(Item item, int limit, int wanted) {
+        WaitingListConflict conflict = new WaitingListConflict("buyer_limit", "One buyer may have at most " + limit
+                + " of item " + item.id + "; an entry waits for " + wanted + ".");
+        conflict.with("item_id", item.id);
+        conflict.with("max_per_buyer", limit);
         return conflict;
     }
 

@@ -27,6 +27,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import io.ticketing.reservations.auth.Access;
 import io.ticketing.reservations.auth.Roles;
+import io.ticketing.reservations.availability.AvailabilityUnchanged;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.event.EventService;
 import io.ticketing.reservations.http.ClientAddress;
@@ -36,7 +37,6 @@ import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.http.PersonalData;
 import io.ticketing.reservations.http.QueryParams;
 import io.ticketing.reservations.idempotency.Idempotent;
-import io.ticketing.reservations.inventory.AvailabilityUnchanged;
 import io.ticketing.reservations.locking.TakesLocks;
 import io.ticketing.reservations.openapi.ApiDocs;
 import io.ticketing.reservations.problem.Problem;
@@ -63,7 +63,7 @@ public class WaitingListResource {
 
     @Operation(operationId = "joinWaitingList", summary = "Wait for places of an item that cannot sell them now", description = "Capacity freed while entries wait is offered to them first, in order: highest priority, then oldest. An offer is a voucher for the entry's quantity of the item, shown in the entry and sent as the webhook `waiting_list.offered`; buy with it as with any voucher before it runs out.")
     @APIResponseSchema(value = WaitingListView.class, responseCode = "201", responseDescription = "The entry; its id is its credential")
-    @APIResponse(responseCode = "409", description = "The list is off, the item is not on sale (inactive, or in no quota), the item can still sell the quantity, or this email waits for the item already.", extensions = @Extension(name = ApiDocs.CODES, value = "waiting_list_off item_unavailable item_available already_waiting"))
+    @APIResponse(responseCode = "409", description = "The list is off, the item is not on sale in the caller's channel (inactive, in no quota, what its bundle brings in none, or sold elsewhere), one buyer may not have the quantity, the channel can still add the quantity (what a bundle brings counted), or this email waits for the item already.", extensions = @Extension(name = ApiDocs.CODES, value = "waiting_list_off item_unavailable buyer_limit item_available already_waiting"))
     @APIResponse(responseCode = "403", description = "A buyer no shop vouched for: a storefront names its buyer with a buyer_token.", extensions = @Extension(name = ApiDocs.CODES, value = "buyer_unverified"))
     @APIResponse(responseCode = "429", description = "This client, or this buyer, holds as many open entries of the event as it may.", extensions = @Extension(name = ApiDocs.CODES, value = "too_many_entries"))
     @POST

@@ -1,6 +1,5 @@
 package io.ticketing.reservations.waitinglist;
 
-import java.util.List;
 import java.util.Objects;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -9,6 +8,7 @@ import jakarta.transaction.Transactional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.ticketing.reservations.auth.RandomIds;
+import io.ticketing.reservations.availability.StorefrontAvailability;
 import io.ticketing.reservations.buyer.BuyerTokens;
 import io.ticketing.reservations.concurrency.IfMatch;
 import io.ticketing.reservations.dates.EventDate;
@@ -17,8 +17,6 @@ import io.ticketing.reservations.http.Page;
 import io.ticketing.reservations.http.PageRequest;
 import io.ticketing.reservations.inventory.FreedCapacity;
 import io.ticketing.reservations.inventory.Item;
-import io.ticketing.reservations.inventory.QuotaCounter;
-import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
 import io.ticketing.reservations.limits.HolderLimits;
 import io.ticketing.reservations.locking.DurableTransaction;
 import io.ticketing.reservations.problem.NotFoundException;
@@ -35,13 +33,14 @@ public class WaitingListService {
 
     private final WaitingListRows rows;
     private final WaitingListViews views;
-    private final QuotaCounter counter;
+    private final StorefrontAvailability availability;
     private final FreedCapacity freed;
     private final BuyerTokens buyers;
     private final HolderLimits limits;
     private final HolderLimits.Limit entryLimit;
 
-    WaitingListService(WaitingListRows rows, WaitingListViews views, QuotaCounter counter, FreedCapacity freed,
+    WaitingListService(WaitingListRows rows, WaitingListViews views, StorefrontAvailability availability,
+            FreedCapacity freed,
             BuyerTokens buyers, HolderLimits limits,
             @ConfigProperty(name = "waiting-list.entries-per-client") int entriesPerClient,
             @ConfigProperty(name = "waiting-list.entries-per-buyer") int entriesPerBuyer) {
@@ -49,19 +48,22 @@ public class WaitingListService {
                 "waiting list entries", "wait for an offer to the ones you have, or leave one");
         this.rows = rows;
         this.views = views;
-        this.counter = counter;
+        this.availability = availability;
         this.freed = freed;
         this.buyers = buyers;
         this.limits = limits;
     }
 
     /**
-     * A new waiting entry, if the list is on (else 409 {@code waiting_list_off}), the item is on sale but for
-     * capacity (else 409 {@code item_unavailable}: an entry of an item off sale is never offered, and would keep
-     * from the items beside it what it waits for), it cannot sell the quantity now to a buyer of the caller's channel it is not offered to
-     * (else 409 {@code item_available}), {@code client} and the buyer hold fewer open entries of the event than
-     * they may (else 429 {@code too_many_entries}), and no entry of this email waits for the item or holds its offer
-     * (else 409 {@code already_waiting}, also from the unique index when two race).
+     * A new waiting entry, if the list is on (else 409 {@code waiting_list_off}), the item is sold without seats and on
+     * sale in the caller's channel but for capacity (else 409 {@code item_unavailable}: an entry of an item off sale is
+     * never offered, and would keep from the items beside it what it waits for; an offer of places could not hold the
+     * seats a seated item needs, as pretix's waiting list does not take seated products), one buyer may have the quantity (else 409
+     * {@code buyer_limit}: its offer could never be bought), the channel cannot add the quantity now, by the count an
+     * add is judged by (else 409 {@code item_available}; contract section 3: what a bundle brings counts, and seats),
+     * {@code client} and the buyer hold fewer open entries of the event than they may (else 429
+     * {@code too_many_entries}), and no entry of this email waits for the item or holds its offer (else 409
+     * {@code already_waiting}, also from the unique index when two race).
      */
     @DurableTransaction
     public WaitingListView join(Event event, String client, String channel, WaitingListRequests.Join request) {
@@ -73,15 +75,21 @@ public class WaitingListService {
         }
         Item item = Item.findInEvent(event.id, request.itemId())
                 .orElseThrow(() -> new NotFoundException("item", request.itemId()));
-        List<CountedQuota> quotas = counter.ofItems(List.of(item.id), List.of()).stream()
-                .filter(quota -> quota.itemIds().contains(item.id)).toList();
-        if (!item.active || quotas.isEmpty()) {
-            throw WaitingListConflict.itemUnavailable(item);
+        if (item.requiresSeat) {
+            throw WaitingListConflict.seated(item);
+        }
+        StorefrontAvailability.WhatIsLeft left = availability.leftOf(event, item.id, channel);
+        if (left.notOnSale() != null) {
+            throw WaitingListConflict.itemUnavailable(item, left.notOnSale());
         }
         int wanted = request.places();
-        Integer left = leftFor(quotas, channel);
-        if (left == null || left >= wanted) {
-            throw WaitingListConflict.itemAvailable(item, left);
+        for (Integer limit : new Integer[]{item.maxPerBuyer, event.maxPerBuyer}) {
+            if (limit != null && wanted > limit) {
+                throw WaitingListConflict.pastBuyerLimit(item, limit, wanted);
+            }
+        }
+        if (left.number() == null || left.number() >= wanted) {
+            throw WaitingListConflict.itemAvailable(item, left.number());
         }
         String buyer = buyers.buyer(event, request.buyer(), request.buyerToken());
         limits.requireRoom(event, entryLimit, client, buyer, holder -> rows.openOfClient(event.id, holder),
@@ -139,12 +147,4 @@ public class WaitingListService {
         return rows.find(event.id, id).orElseThrow(() -> new NotFoundException("entry", id));
     }
 
-    /**
-     * What an item on sale in {@code quotas} can sell now to a buyer of {@code channel} the list offers nothing: the
-     * least its finite quotas have left for that channel (its allotments first); null when nothing limits it.
-     */
-    private static Integer leftFor(List<CountedQuota> quotas, String channel) {
-        return quotas.stream().filter(CountedQuota::isFinite).map(quota -> quota.availability().leftFor(channel))
-                .min(Integer::compare).orElse(null);
-    }
 }

@@ -22,11 +22,11 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import io.ticketing.reservations.auth.Roles;
+import io.ticketing.reservations.availability.AvailabilityUnchanged;
 import io.ticketing.reservations.event.EventService;
 import io.ticketing.reservations.http.ClientAddress;
 import io.ticketing.reservations.http.Created;
 import io.ticketing.reservations.idempotency.Idempotent;
-import io.ticketing.reservations.inventory.AvailabilityUnchanged;
 import io.ticketing.reservations.locking.TakesLocks;
 import io.ticketing.reservations.openapi.ApiDocs;
 

@@ -1,4 +1,4 @@
-package io.ticketing.reservations.inventory;
+package io.ticketing.reservations.availability;
 
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;

@@ -1,4 +1,4 @@
-package io.ticketing.reservations.inventory;
+package io.ticketing.reservations.availability;
 
 import jakarta.ws.rs.HttpMethod;
 import jakarta.ws.rs.container.ContainerRequestContext;

@@ -1,0 +1,44 @@
+package io.ticketing.reservations.availability;
+
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import io.ticketing.reservations.auth.Access;
+import io.ticketing.reservations.auth.Roles;
+import io.ticketing.reservations.event.EventService;
+import io.ticketing.reservations.http.QueryParams;
+import io.ticketing.reservations.inventory.InventoryViews;
+
+@Tag(name = "Inventory")
+@Path("/api/v1/events/{event}/availability")
+@RolesAllowed(Roles.STOREFRONT)
+@SecurityRequirement(name = Roles.STOREFRONT)
+@Produces(MediaType.APPLICATION_JSON)
+public class AvailabilityResource {
+
+    private final EventService events;
+    private final StorefrontAvailability storefront;
+    private final Access access;
+
+    AvailabilityResource(EventService events, StorefrontAvailability storefront, Access access) {
+        this.events = events;
+        this.storefront = storefront;
+        this.access = access;
+    }
+
+    @Operation(operationId = "getAvailability", summary = "What each active item has left (on one date, with date_id)", description = "available_number: how many positions of the item the caller's channel could add now, alone, with no voucher: what its bundle brings counted, a pass on every date, seats free to it for a seated item (null: nothing limits it).")
+    @GET
+    public InventoryViews.EventAvailability availability(@PathParam("event") String slug,
+            @QueryParam("date_id") String dateId) {
+        return storefront.of(events.get(slug), QueryParams.id("date_id", dateId), access.channel());
+    }
+}
