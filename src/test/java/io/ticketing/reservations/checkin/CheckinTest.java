@@ -128,7 +128,7 @@ class CheckinTest {
     }
 
     @Test
-    void aPositionCanceledInsideLeavesTheCountAndADateWithAListStays() {
+    void aTicketInsideIsNeverCanceledAwayAndADateWithAListStays() {
         String event = newEvent("gate-change");
         long ticket = newItem(event, "Ticket", "10");
         long day = newDate(event, 6);
@@ -139,6 +139,10 @@ class CheckinTest {
         assertThat(scanned(event, list, secrets.get(0), "entry", "c1")).isEqualTo("ok");
         assertThat(scanned(event, list, secrets.get(1), "entry", "c2")).isEqualTo("ok");
         long first = io.ticketing.reservations.support.Api.order(event, code).getLong("positions[0].id");
+        changeOrder(event, code, "1", List.of(Map.of("op", "cancel_position", "position_id", first))).then()
+                .statusCode(409).body("code", equalTo("position_inside")).body("position_id", equalTo((int) first));
+        assertThat(inside(event, list)).isEqualTo(2);
+        assertThat(scanned(event, list, secrets.get(0), "exit", "c3")).isEqualTo("ok");
         changeOrder(event, code, "1", List.of(Map.of("op", "cancel_position", "position_id", first))).then()
                 .statusCode(200);
         assertThat(inside(event, list)).isEqualTo(1);
@@ -193,11 +197,14 @@ class CheckinTest {
         assertThat(sql.number("SELECT count(*) FROM webhook_messages WHERE strpos(CAST(body AS text), ?1) > 0",
                 before.get(0))).isZero();
 
-        changeOrder(event, code, "1", List.of(Map.of("op", "change_item", "position_id", first, "item_id", vip),
-                Map.of("op", "add", "item_id", ticket))).then().statusCode(200);
+        List<Map<String, Object>> upgrade = List.of(Map.of("op", "change_item", "position_id", first, "item_id", vip),
+                Map.of("op", "add", "item_id", ticket));
+        changeOrder(event, code, "1", upgrade).then().statusCode(409).body("code", equalTo("position_inside"));
+        assertThat(scanned(event, list, before.get(0), "exit", "s2")).isEqualTo("ok");
+        changeOrder(event, code, "1", upgrade).then().statusCode(200);
         List<String> after = secrets(event, code);
         assertThat(after).hasSize(3).contains(before.get(0), before.get(1)).doesNotHaveDuplicates();
-        assertThat(scanned(event, list, before.get(0), "exit", "s2")).as("the changed ticket still scans")
+        assertThat(scanned(event, list, before.get(0), "entry", "s3")).as("the changed ticket still scans")
                 .isEqualTo("ok");
     }
 

@@ -144,9 +144,10 @@ class DatesTest {
                 .get("/api/v1/events/{event}/seats", event).then().statusCode(200).extract().jsonPath();
         assertThat(fridaySeats.getList("data.guid", String.class)).containsExactly("A-2", "A-3");
         assertThat(fridaySeats.getList("data.date_id", Long.class)).containsOnly(friday);
+        // Saturday's quota of one is held: no seat of it can be held, though each is free (contract section 3).
         assertThat(storefront().queryParam("date_id", saturday).queryParam("available", true)
                 .get("/api/v1/events/{event}/seats", event).then().extract().jsonPath().getList("data.guid"))
-                .hasSize(3);
+                .isEmpty();
         storefront().queryParam("date_id", "x").get("/api/v1/events/{event}/catalog", event).then().statusCode(400);
     }
 
@@ -188,15 +189,21 @@ class DatesTest {
         String seated = newCart(event);
         addToCart(event, seated, Map.of("item_id", seatedPass, "seat_guid", "P-1")).then().statusCode(201)
                 .body("positions[0].seat_guid", equalTo("P-1"));
+        // P-1 is held on every date; P-2 is free on each, but Saturday's quota of one is the pass's now, so no other
+        // pass fits, and a seat shown free can be held (contract section 3): none is shown.
         for (long date : List.of(friday, saturday, sunday)) {
             assertThat(storefront().queryParam("date_id", date).queryParam("available", true)
                     .get("/api/v1/events/{event}/seats", event).then().extract().jsonPath().getList("data.guid"))
-                    .as("the pass's seat on date %d", date).containsExactly("P-2");
+                    .as("the pass's seat on date %d", date).isEmpty();
         }
         checkout(event, seated).then().statusCode(201).body("positions[0].seat_guid", equalTo("P-1"));
+        String etagQuota = admin().get("/api/v1/events/{event}/quotas/{quota}", event, saturdayQuota).header("ETag");
+        admin().header("If-Match", etagQuota).body(Map.of("size", 2))
+                .patch("/api/v1/events/{event}/quotas/{quota}", event, saturdayQuota).then().statusCode(200);
         assertThat(storefront().queryParam("date_id", saturday).queryParam("available", true)
                 .get("/api/v1/events/{event}/seats", event).then().extract().jsonPath().getList("data.guid"))
-                .containsExactly("P-2");
+                .as("room for one more pass: its free guid is shown on every date").containsExactly("P-2");
+        addToCart(event, newCart(event), Map.of("item_id", seatedPass, "seat_guid", "P-2")).then().statusCode(201);
     }
 
     @Test

@@ -4,6 +4,7 @@ import static io.ticketing.reservations.reservation.PropertyCalls.call;
 import static io.ticketing.reservations.reservation.PropertyCalls.patch;
 import static io.ticketing.reservations.reservation.PropertyEvent.PATH;
 import static io.ticketing.reservations.support.Api.admin;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.HashMap;
 import java.util.List;
@@ -86,35 +87,40 @@ final class AdminSteps {
     }
 
     /**
-     * The box office's allotment of the quota (section 12): made when there is none (a third of the time with a
-     * release time to come), else grown or shrunk, released (a release time passed), kept again, or deleted. Making
-     * or keeping more is judged by the one rule: refused where what is left for everyone cannot cover it.
+     * An allotment of the quota (section 12) for the box office, or a third of the time for the web shop: made when the
+     * channel has none (a third of the time with a release time to come), else grown or shrunk, released (a release
+     * time passed), kept again, or deleted. Making or keeping more is judged by the one rule: refused where what is
+     * left for everyone cannot cover it, never for its channel.
      */
     String allotment(PropertyEvent event, long quota) {
         event.boxOffice();
+        String channel = random.nextInt(3) == 0 ? PropertyEvent.WEB : PropertyEvent.BOX_OFFICE;
         String path = PATH + "/quotas/" + quota + "/allotments";
-        List<Long> made = admin().get(path, event.slug).then().statusCode(200).extract().jsonPath()
-                .getList("data.id", Long.class);
-        if (made.isEmpty()) {
-            Map<String, Object> allotment = new HashMap<>(Map.of("channel", PropertyEvent.BOX_OFFICE,
-                    "size", random.nextInt(4)));
+        List<Map<String, Object>> made = admin().get(path, event.slug).then().statusCode(200).extract().jsonPath()
+                .getList("data");
+        Map<String, Object> mine = made.stream().filter(allotment -> channel.equals(allotment.get("channel")))
+                .findFirst().orElse(null);
+        if (mine == null) {
+            Map<String, Object> allotment = new HashMap<>(Map.of("channel", channel, "size", random.nextInt(4)));
             if (random.nextInt(3) == 0) {
                 allotment.put("release_at", "2099-01-01T00:00:00Z");
             }
-            return call("allotment " + allotment + " of quota " + quota, admin().body(allotment).post(path,
-                    event.slug));
+            Response response = admin().body(allotment).post(path, event.slug);
+            assertThat(response.statusCode()).as("an allotment %s answered %s", allotment, response.asString())
+                    .isNotEqualTo(400);
+            return call("allotment " + allotment + " of quota " + quota, response);
         }
-        String one = path + "/" + made.get(0);
+        String one = path + "/" + mine.get("id");
         Map<String, Object> changes = new HashMap<>();
         switch (random.nextInt(5)) {
             case 0 -> {
-                return call("delete the allotment of quota " + quota, admin().delete(one, event.slug));
+                return call("delete the " + channel + " allotment of quota " + quota, admin().delete(one, event.slug));
             }
             case 1, 2 -> changes.put("size", random.nextInt(4));
             case 3 -> changes.put("release_at", "2000-01-01T00:00:00Z");
             default -> changes.put("release_at", null);
         }
-        return patch(event.slug, "allotment of quota " + quota, one, changes);
+        return patch(event.slug, "the " + channel + " allotment of quota " + quota, one, changes);
     }
 
     /**

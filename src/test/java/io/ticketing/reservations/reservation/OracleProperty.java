@@ -9,6 +9,8 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import io.ticketing.reservations.availability.StorefrontAvailability;
+import io.ticketing.reservations.cart.AddProbe;
 import io.ticketing.reservations.order.OrderService;
 import io.ticketing.reservations.support.Oracle;
 import io.ticketing.reservations.support.Sql;
@@ -44,6 +46,12 @@ abstract class OracleProperty {
     @Inject
     OrderService orders;
 
+    @Inject
+    AddProbe adds;
+
+    @Inject
+    StorefrontAvailability availability;
+
     /** Whether the advisory locks are on in this test's service. */
     abstract boolean locking();
 
@@ -55,7 +63,8 @@ abstract class OracleProperty {
         List<String> failures = new ArrayList<>();
         for (long seed = first; seed < first + seeds; seed++) {
             long started = System.nanoTime();
-            PropertyRun run = new PropertyRun(seed, locking(), sql, pauses, offers, orders);
+            PropertyRun run = new PropertyRun(seed, locking(), sql, pauses, offers, orders, adds,
+                    availability::changed);
             run.run(steps);
             System.out.printf("%s: %d steps from seed %d in %d s, %d promises broken%n", getClass().getSimpleName(),
                     run.done.size(), seed, (System.nanoTime() - started) / 1_000_000_000, run.broken.size());

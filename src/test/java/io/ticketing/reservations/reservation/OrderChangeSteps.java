@@ -6,6 +6,7 @@ import static io.ticketing.reservations.support.Api.admin;
 import static io.ticketing.reservations.support.Api.storefront;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,8 +47,50 @@ final class OrderChangeSteps {
                     case 3 -> moreWithItsVoucher(event, order.jsonPath());
                     default -> mixed(event, own);
                 };
-        return call("change order " + operations, admin().header("If-Match", order.header("ETag"))
-                .body(Map.of("operations", operations)).post(PATH + "/orders/{code}/changes", event.slug, code));
+        Response changed = admin().header("If-Match", order.header("ETag")).body(Map.of("operations", operations))
+                .post(PATH + "/orders/{code}/changes", event.slug, code);
+        String what = call("change order " + operations, changed);
+        if (changed.statusCode() == 200) {
+            requireUnchangedTicketsKept(event, positions, operations, changed.jsonPath().getList("positions"), what);
+        }
+        return what;
+    }
+
+    /**
+     * Section 3, "A ticket is one ticket": every position the operations do not name keeps its id and secret, and of
+     * what a changed bundle brought, as many of each item as the bundle it became still brings.
+     */
+    private static void requireUnchangedTicketsKept(PropertyEvent event, List<Map<String, Object>> before,
+            List<Map<String, Object>> operations, List<Map<String, Object>> after, String what) {
+        Map<Long, Long> changedInto = new HashMap<>();
+        List<Long> named = new ArrayList<>();
+        for (Map<String, Object> operation : operations) {
+            if (operation.get("position_id") != null) {
+                named.add(id(operation.get("position_id")));
+            }
+            if ("change_item".equals(operation.get("op"))) {
+                changedInto.put(id(operation.get("position_id")), id(operation.get("item_id")));
+            }
+        }
+        Map<String, Integer> stillBrought = new HashMap<>();
+        List<String> kept = after.stream().map(position -> position.get("id") + "/" + position.get("secret")).toList();
+        for (Map<String, Object> position : before) {
+            Object parent = position.get("bundled_in");
+            String ticket = position.get("id") + "/" + position.get("secret");
+            if (parent == null && !named.contains(id(position.get("id")))
+                    || parent != null && !named.contains(id(parent))) {
+                if (!kept.contains(ticket)) {
+                    throw new AssertionError(what + ", but position " + ticket + ", which it did not change, is gone");
+                }
+            } else if (parent != null && changedInto.containsKey(id(parent))) {
+                long item = id(position.get("item_id"));
+                int brings = event.brings.getOrDefault(changedInto.get(id(parent)), Map.of()).getOrDefault(item, 0);
+                if (stillBrought.merge(parent + "/" + item, 1, Integer::sum) <= brings && !kept.contains(ticket)) {
+                    throw new AssertionError(what + ", but position " + ticket + ", which the changed bundle still"
+                            + " brings, is gone");
+                }
+            }
+        }
     }
 
     /** Cancels a position and adds its like, once or twice, with the voucher it had. */
@@ -92,7 +135,9 @@ final class OrderChangeSteps {
 
     /** Another item for the position, the bundle half of the time: its date and voucher stay. */
     private Map<String, Object> changeItem(PropertyEvent event, Map<String, Object> position) {
-        long item = random.nextBoolean() ? event.bundle : event.any(event.items);
+        long item = random.nextBoolean() && !event.brings.isEmpty()
+                ? event.any(List.copyOf(event.brings.keySet()))
+                : event.any(event.items);
         return new LinkedHashMap<>(Map.of("op", "change_item", "position_id", id(position), "item_id", item));
     }
 
@@ -128,7 +173,11 @@ final class OrderChangeSteps {
     }
 
     private static long id(Map<String, Object> position) {
-        return ((Number) position.get("id")).longValue();
+        return id(position.get("id"));
+    }
+
+    private static long id(Object number) {
+        return ((Number) number).longValue();
     }
 
     private Map<String, Object> any(List<Map<String, Object>> positions) {

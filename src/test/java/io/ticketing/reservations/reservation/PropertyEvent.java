@@ -7,18 +7,14 @@ import static io.ticketing.reservations.support.Api.storefront;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
-import java.util.Set;
 
 import io.restassured.specification.RequestSpecification;
 import io.ticketing.reservations.support.Json;
-import io.ticketing.reservations.support.Oracle;
-import io.ticketing.reservations.support.Oracle.QuotaUsage;
 import io.ticketing.reservations.support.Sql;
 
 /**
@@ -31,6 +27,8 @@ final class PropertyEvent {
     static final String PATH = "/api/v1/events/{event}";
     /** The sales channel a third of the carts open in, and the admin may limit items to (contract section 12). */
     static final String BOX_OFFICE = "box-office";
+    /** Every organizer's own channel: the storefront token's. */
+    static final String WEB = "web";
 
     /** A seated item and the guids of its seats: {@code prefix-1} to {@code prefix-count}, on each date if dated. */
     record Seated(long item, String prefix, int count) {
@@ -38,13 +36,19 @@ final class PropertyEvent {
 
     final String slug;
     final long id;
-    /** Empty for an event without dates. */
+    /** Empty for an event without dates, until one is added ({@link ShapeSteps}). */
     final List<Long> dates;
-    /** Every item; the bundle brings {@code bundled} ({@code bundledCount} of it). */
+    /** Every item; the bundle limited per buyer brings {@code bundled} ({@code bundledCount} of it). */
     final List<Long> items;
     final long bundle;
     final long bundled;
     final int bundledCount;
+    /** What each bundle of the event brings, by item, and how many of it: the first bundle's and those made later. */
+    final Map<Long, Map<Long, Integer>> brings = new LinkedHashMap<>();
+    /** The channel each waiting-list entry joined from. */
+    final Map<String, String> entryChannels = new HashMap<>();
+    /** What the steps and probes read of the event. */
+    final PropertyReads reads;
     /** Items sold for every date, each one position naming no date (none in an event without dates). */
     final List<Long> passes;
     final List<Seated> seated;
@@ -58,6 +62,8 @@ final class PropertyEvent {
     private final Random random;
     private final Map<String, String> buyerTokens = new HashMap<>();
     private String boxOfficeToken;
+    /** An empty cart of a buyer who holds nothing, per channel: what probes add to and roll back. */
+    private final Map<String, String> probeCarts = new HashMap<>();
     private final Sql sql;
 
     PropertyEvent(String slug, Sql sql, Random random, List<Long> dates, List<Long> items, long bundle, long bundled,
@@ -66,13 +72,15 @@ final class PropertyEvent {
         this.id = sql.number("SELECT id FROM events WHERE slug = ?1", slug);
         this.sql = sql;
         this.random = random;
-        this.dates = dates;
-        this.items = items;
+        this.dates = new ArrayList<>(dates);
+        this.items = new ArrayList<>(items);
         this.bundle = bundle;
         this.bundled = bundled;
         this.bundledCount = bundledCount;
+        this.brings.put(bundle, Map.of(bundled, bundledCount));
         this.passes = passes;
-        this.seated = seated;
+        this.seated = new ArrayList<>(seated);
+        this.reads = new PropertyReads(this, sql);
     }
 
     /** The buyer id of fan {@code number}. */
@@ -129,76 +137,6 @@ final class PropertyEvent {
     }
 
     /**
-     * What is left for {@code position} by sections 1 and 10 (a pass on every date, on sale or not; a bundle with
-     * what it brings), or null when it could not be held alone: an item it takes off sale or in no quota of its
-     * dates, its date off sale, its seat taken. A race is only run where every racer could win alone, else nobody
-     * reaches the checks to decide it.
-     */
-    Integer left(Map<String, Object> position) {
-        long item = (Long) position.get("item_id");
-        Long date = (Long) position.get("date_id");
-        List<Long> on = date != null ? List.of(date) : passes.contains(item) ? dates : List.of();
-        if (date != null && !dateOnSale(date) || passes.contains(item) && on.stream().noneMatch(this::dateOnSale)) {
-            return null;
-        }
-        String guid = (String) position.get("seat_guid");
-        if (guid != null
-                && !(on.isEmpty() ? seatFree(item, guid, null) : on.stream().allMatch(d -> seatFree(item, guid, d)))) {
-            return null;
-        }
-        Map<Long, Integer> taken = new LinkedHashMap<>(Map.of(item, 1));
-        if (item == bundle) {
-            taken.put(bundled, bundledCount);
-        }
-        Map<Long, Integer> needs = new HashMap<>();
-        Set<Long> onSale = new HashSet<>();
-        for (Object row : sql.rows("SELECT q.id, coalesce(q.date_id, 0), m.item_id FROM quotas q"
-                + " JOIN quota_items m ON m.quota_id = q.id JOIN items i ON i.id = m.item_id"
-                + " WHERE q.event_id = ?1 AND i.active", id)) {
-            Object[] columns = (Object[]) row;
-            long quotaDate = ((Number) columns[1]).longValue();
-            long member = ((Number) columns[2]).longValue();
-            if (taken.containsKey(member) && (quotaDate == 0 || on.isEmpty() || on.contains(quotaDate))) {
-                needs.merge(((Number) columns[0]).longValue(), taken.get(member), Integer::sum);
-                onSale.add(member);
-            }
-        }
-        // Every item it takes must be active and in a quota that counts it, or it is refused before any lock.
-        if (!onSale.containsAll(taken.keySet())) {
-            return null;
-        }
-        int left = Integer.MAX_VALUE;
-        for (QuotaUsage quota : Oracle.quotas(sql, slug).values()) {
-            Integer need = needs.get(quota.id());
-            if (need != null && quota.size() != null) {
-                left = Math.min(left, quota.availableNumber() / need);
-            }
-        }
-        return left;
-    }
-
-    /**
-     * Section 1's available seat (of {@code date}, null: of no date) that {@code item} may take: a pass holds its guid on
-     * every date, and a seat a seating plan gave another item is refused before any lock.
-     */
-    boolean seatFree(long item, String guid, Long date) {
-        return sql.number("""
-                SELECT count(*) FROM seats s WHERE s.event_id = ?1 AND s.guid = ?2
-                  AND coalesce(s.date_id, 0) = ?3 AND s.item_id = ?4 AND NOT s.blocked
-                  AND NOT EXISTS (SELECT 1 FROM cart_positions c JOIN carts k ON k.id = c.cart_id
-                    WHERE c.expires >= now() AND (c.seat_id = s.id OR c.pass_seat_guid = s.guid AND k.event_id = ?1))
-                  AND NOT EXISTS (SELECT 1 FROM order_positions p JOIN orders o ON o.id = p.order_id
-                    WHERE o.status IN ('pending', 'paid')
-                      AND (p.seat_id = s.id OR p.pass_seat_guid = s.guid AND o.event_id = ?1))
-                  AND NOT EXISTS (SELECT 1 FROM vouchers v WHERE v.seat_id = s.id)""", id, guid,
-                date == null ? 0L : date, item) > 0;
-    }
-
-    private boolean dateOnSale(long date) {
-        return sql.number("SELECT count(*) FROM event_dates WHERE id = ?1 AND active", date) > 0;
-    }
-
-    /**
      * A storefront token of the default organizer's box office, made at the first cart opened there: the channel is
      * made unless an earlier run made it (409).
      */
@@ -212,6 +150,20 @@ final class PropertyEvent {
                     .path("token");
         }
         return boxOfficeToken;
+    }
+
+    /** A storefront of {@code channel}: the web shop's token or the box office's. */
+    RequestSpecification shop(String channel) {
+        return BOX_OFFICE.equals(channel)
+                ? given().header("Authorization", "Bearer " + boxOffice()).contentType("application/json")
+                : storefront();
+    }
+
+    /** The probes' cart in {@code channel}, of a buyer the shop vouches for who never holds or buys anything. */
+    String probeCart(String channel) {
+        return probeCarts.computeIfAbsent(channel, shop -> Json.text(shop(shop)
+                .body(Map.of("buyer_token", buyerToken(slug, "probe-" + shop))).post(PATH + "/carts", slug).then()
+                .statusCode(201).extract(), "id"));
     }
 
     /** A third of the carts open at the box office (contract section 12), whose items the admin may limit. */
@@ -239,9 +191,7 @@ final class PropertyEvent {
      * buyer is refused before them).
      */
     private String newCart(boolean atTheBoxOffice, boolean forAFan) {
-        RequestSpecification opener = atTheBoxOffice
-                ? given().header("Authorization", "Bearer " + boxOffice()).contentType("application/json")
-                : storefront();
+        RequestSpecification opener = shop(atTheBoxOffice ? BOX_OFFICE : WEB);
         int fan = random.nextInt(forAFan ? FANS : 3 * FANS / 2);
         if (fan < FANS) {
             opener = opener.body(Map.of("buyer_token", buyerTokens.computeIfAbsent(fan(fan),

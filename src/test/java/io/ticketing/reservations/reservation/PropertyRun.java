@@ -5,7 +5,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Consumer;
 
+import io.ticketing.reservations.cart.AddProbe;
 import io.ticketing.reservations.order.OrderService;
 import io.ticketing.reservations.support.Oracle;
 import io.ticketing.reservations.support.Oracle.QuotaUsage;
@@ -25,6 +27,7 @@ final class PropertyRun {
     /** The promises broken, each with the step after which the oracle found it. */
     final List<String> broken = new ArrayList<>();
     private final Random random;
+    private final boolean locking;
     private final Sql sql;
     private final SaleSteps sales;
     private final OrderChangeSteps changes;
@@ -33,14 +36,22 @@ final class PropertyRun {
     private final CheckinSteps checkin;
     private final TransferSteps transfers;
     private final WaitingListSteps waitingList;
+    private final ShapeSteps shapes;
+    private final ReadProbes probes;
     private final PropertyEvent undated;
     private final PropertyEvent dated;
     private final Map<Long, Long> usedBefore = new HashMap<>();
+    /** What each quota held, sold and blocked after the step before (section 1's used). */
+    private final Map<Long, Long> soldBefore = new HashMap<>();
+    /** Whether the current step only frees capacity: a removal, a cancel, time passing. */
+    private boolean freeing;
     /** The quota the current step edits, whose size an admin may set below what it holds. */
     private Long edited;
 
-    PropertyRun(long seed, boolean locking, Sql sql, RacePauses pauses, Offers offers, OrderService orders) {
+    PropertyRun(long seed, boolean locking, Sql sql, RacePauses pauses, Offers offers, OrderService orders,
+            AddProbe adds, Consumer<String> forgetReadings) {
         this.random = new Random(seed);
+        this.locking = locking;
         this.sql = sql;
         this.sales = new SaleSteps(random, sql, pauses, orders);
         this.changes = new OrderChangeSteps(random);
@@ -48,10 +59,15 @@ final class PropertyRun {
         this.seatingPlan = new SeatingPlanSteps(random);
         this.checkin = new CheckinSteps(random, sql);
         this.transfers = new TransferSteps(random, sql);
-        this.waitingList = new WaitingListSteps(random, offers);
         PropertyEvents events = new PropertyEvents(sql, random, locking);
         this.undated = events.undated();
         this.dated = events.dated();
+        this.probes = new ReadProbes(random, sql, adds, () -> {
+            forgetReadings.accept(undated.slug);
+            forgetReadings.accept(dated.slug);
+        });
+        this.waitingList = new WaitingListSteps(random, offers, probes);
+        this.shapes = new ShapeSteps(random, sql);
         check(undated, "set-up");
         check(dated, "set-up");
     }
@@ -62,6 +78,7 @@ final class PropertyRun {
             // Every run races on both events first, so that the lock-off twin has its chance to oversell.
             PropertyEvent event = step == 0 ? undated : step == 1 ? dated : random.nextBoolean() ? undated : dated;
             edited = null;
+            freeing = false;
             String what;
             try {
                 what = event + ": " + (step < 2 ? sales.burst(event) : step(event));
@@ -73,51 +90,64 @@ final class PropertyRun {
             if (broken.isEmpty()) {
                 check(event, done.size() + ". " + what);
             }
+            if (broken.isEmpty() && locking) {
+                String after = "after " + done.size() + ". " + what + ": ";
+                probes.after(event).forEach(promise -> broken.add(after + promise));
+            }
         }
     }
 
     /** One random step on {@code event}; returns what it did and how the service answered. */
     private String step(PropertyEvent event) {
         int dice = random.nextInt(100);
-        if (dice < 17) {
+        if (dice < 15) {
             return sales.add(event);
-        } else if (dice < 23) {
+        } else if (dice < 20) {
             return sales.burst(event);
-        } else if (dice < 28) {
+        } else if (dice < 24) {
+            freeing = true;
             return sales.remove(event);
-        } else if (dice < 31) {
+        } else if (dice < 27) {
             return sales.extend(event);
-        } else if (dice < 40) {
+        } else if (dice < 35) {
             return sales.checkout(event);
-        } else if (dice < 46) {
-            return sales.settle(event);
-        } else if (dice < 55) {
+        } else if (dice < 37) {
+            return sales.pay(event);
+        } else if (dice < 40) {
+            freeing = true;
+            return sales.cancel(event);
+        } else if (dice < 48) {
             return changeOrder(event);
-        } else if (dice < 58) {
+        } else if (dice < 51) {
             String transferred = transfers.transfer(event);
             return transferred == null ? sales.checkout(event) : transferred;
-        } else if (dice < 64) {
+        } else if (dice < 56) {
             // An event with dates has no waiting list (contract section 10): it changes an order instead.
             return event.dated() ? changeOrder(event) : waitingList.step(event);
-        } else if (dice < 71) {
+        } else if (dice < 62) {
+            freeing = true;
             return sales.timePasses(event);
-        } else if (dice < 81) {
+        } else if (dice < 71) {
             return admin.voucher(event);
-        } else if (dice < 85) {
+        } else if (dice < 75) {
             edited = event.any(event.quotas);
             return admin.quota(event, edited);
-        } else if (dice < 88) {
+        } else if (dice < 78) {
             return admin.allotment(event, event.any(event.quotas));
-        } else if (dice < 91) {
+        } else if (dice < 81) {
             return admin.item(event);
-        } else if (dice < 96) {
+        } else if (dice < 85) {
             return admin.date(event);
-        } else if (dice < 97) {
+        } else if (dice < 86) {
             return admin.seat(event);
-        } else if (dice < 98) {
+        } else if (dice < 88) {
             return seatingPlan.replace(event);
+        } else if (dice < 92) {
+            return shapes.step(event);
+        } else if (dice < 97) {
+            return checkin.scan(event);
         }
-        return checkin.scan(event);
+        return sales.add(event);
     }
 
     private String changeOrder(PropertyEvent event) {
@@ -126,15 +156,20 @@ final class PropertyRun {
 
     /**
      * The oracle after a step, on the event it acted on (a step on one changes nothing of the other). A quota above
-     * its size is broken unless this step edited it (a shrink may put it there) or it was above before and has not
-     * grown since.
+     * its size is broken unless this step edited it (a shrink may put it there), or it was above before and has not
+     * grown since, or a step that only frees gave back what a channel's position with a blocking voucher used of both
+     * the voucher and the channel's allotment (contract section 12: such a position uses its allotment too, and its
+     * cancel gives the use back to both, which then keep its place twice; no more than the size is sold, as what the
+     * channel can take falls with what is left for everyone): what it holds, sells and blocks did not grow.
      */
     private void check(PropertyEvent event, String step) {
         Map<Long, QuotaUsage> usage = Oracle.quotas(sql, event.slug);
         for (QuotaUsage quota : usage.values()) {
             boolean grewPastSize = quota.pastItsSize()
                     && quota.committed() > usedBefore.getOrDefault(quota.id(), 0L);
-            if (grewPastSize && !Long.valueOf(quota.id()).equals(edited)) {
+            boolean givenBack = freeing && quota.used() <= soldBefore.getOrDefault(quota.id(), 0L);
+            soldBefore.put(quota.id(), quota.used());
+            if (grewPastSize && !givenBack && !Long.valueOf(quota.id()).equals(edited)) {
                 broken.add("after " + step + ": quota " + quota.id() + " holds " + quota.used() + " and keeps "
                         + quota.kept() + " of " + quota.size());
             }

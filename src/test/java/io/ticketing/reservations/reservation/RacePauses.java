@@ -51,6 +51,16 @@ public class RacePauses implements ReservationCheckpoints {
 
     private volatile Race race;
     private volatile Hold hold;
+    /** The event a probe on this thread decides for, whose write must not commit ({@link #probing}). */
+    private final ThreadLocal<Long> probe = new ThreadLocal<>();
+
+    /** Thrown where a probed flow found its claims fit: its transaction rolls back, having left nothing. */
+    public static final class ProbeFits extends RuntimeException {
+
+        ProbeFits() {
+            super("the probe fits", null, false, false);
+        }
+    }
 
     @Override
     public void beforeLocks(long eventId, int requests) {
@@ -72,6 +82,27 @@ public class RacePauses implements ReservationCheckpoints {
         if (armed != null && armed.eventId == eventId) {
             armed.checked(requests);
             await(armed.released, "the other racers");
+        }
+    }
+
+    @Override
+    public void fits(long eventId) {
+        Long probed = probe.get();
+        if (probed != null && probed == eventId) {
+            throw new ProbeFits();
+        }
+    }
+
+    /**
+     * Runs {@code flow} (a request alone, on this thread) as a probe of {@code eventId}: where its claims fit, it
+     * throws {@link ProbeFits} instead of committing them.
+     */
+    public void probing(long eventId, Runnable flow) {
+        probe.set(eventId);
+        try {
+            flow.run();
+        } finally {
+            probe.remove();
         }
     }
 

@@ -52,7 +52,7 @@ final class SaleSteps {
     String burst(PropertyEvent event) {
         for (int tries = 0; tries < 10; tries++) {
             Map<String, Object> position = event.position(false);
-            Integer left = event.left(position);
+            Integer left = event.reads.left(position);
             if (left != null && left > 0) {
                 return race(event, position, left == Integer.MAX_VALUE ? null : left);
             }
@@ -122,12 +122,20 @@ final class SaleSteps {
         return call("checkout", placed);
     }
 
-    /** Marks an order paid (an expired one is checked again) or cancels it. */
-    String settle(PropertyEvent event) {
+    /** Marks an order paid (an expired one is checked again). */
+    String pay(PropertyEvent event) {
+        return settle(event, "mark_paid");
+    }
+
+    /** Cancels an order: it frees what it held. */
+    String cancel(PropertyEvent event) {
+        return settle(event, "cancel");
+    }
+
+    private String settle(PropertyEvent event, String change) {
         if (event.orders.isEmpty()) {
             return checkout(event);
         }
-        String change = random.nextBoolean() ? "mark_paid" : "cancel";
         return call("order " + change, admin().post(PATH + "/orders/{code}/" + change, event.slug,
                 event.someOrder()));
     }

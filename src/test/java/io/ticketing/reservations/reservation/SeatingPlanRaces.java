@@ -72,6 +72,35 @@ abstract class SeatingPlanRaces {
         }
     }
 
+    /**
+     * Contract section 10, "Becoming a series": buyers of a hall sold without dates and the admin adding its first
+     * date race. With the locks the date waits for the buyers' holds and is refused, or the buyers wait for the date
+     * and are refused (each must name a date now), never both; without them every racer wins, and the series holds
+     * positions of no date, each a seat on every date.
+     */
+    @Test
+    void theFirstDateAndBuyersOfNoDateRacingNeverBothWin() {
+        long[] item = new long[1];
+        String event = hallFor("plan-series", item);
+        List<String> carts = newCarts(event, 8);
+        List<Outcome> outcomes = race(event, 9, i -> i == 8
+                ? admin().body(Map.of("name", "Second night", "starts_at", "2026-12-20T19:00:00Z"))
+                        .post("/api/v1/events/{event}/dates", event)
+                : addToCart(event, carts.get(i), Map.of("item_id", item[0], "seat_guid", "Stalls-1-" + (i + 1))));
+        boolean dated = outcomes.get(8).status() == 201;
+        long held = outcomes.subList(0, 8).stream().filter(outcome -> outcome.status() == 201).count();
+        if (locking()) {
+            assertThat(dated ? held : 8 - held).as(dated ? "holds beside the new date" : "buyers refused, yet no date")
+                    .isZero();
+            assertThat(dated ? count(outcomes, "date_required") : count(outcomes, "event_has_sales"))
+                    .isEqualTo(dated ? 8 : 1);
+            Oracle.assertNeverOversold(sql, event);
+        } else {
+            assertThat(count(outcomes, 201)).as("without locks the date and every buyer win").isEqualTo(9);
+            Oracle.assertOversold(sql, event);
+        }
+    }
+
     List<Outcome> race(String event, int racers, IntFunction<Response> racer) {
         try (RacePauses.Race race = pauses.race(sql.number("SELECT id FROM events WHERE slug = ?1", event), racers)) {
             return Crowd.runRetrying(racers, racer);

@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * The promises of contract section 14, from the rows in SQL of their own: where each ticket stands on a list is what
  * its ok scans say when replayed in order, no ticket entered twice without an exit between on a list that allows one
- * entry at a time, and every position has a secret of its own.
+ * entry at a time, every position has a secret of its own, and a ticket inside is still a ticket (section 3).
  */
 final class CheckinOracle {
 
@@ -42,12 +42,19 @@ final class CheckinOracle {
             WHERE e.slug = ?1 AND (length(p.secret) < 32
               OR EXISTS (SELECT 1 FROM order_positions q WHERE q.secret = p.secret AND q.id <> p.id))""";
 
+    /** Section 3: a ticket inside on a list is never changed or canceled away by an order change. */
+    private static final String INSIDE_WITHOUT_A_TICKET = """
+            SELECT 'position ' || s.position_id || ' is inside on list ' || s.list_id || ' but is no ticket any more'
+            FROM checkin_states s JOIN checkin_lists l ON l.id = s.list_id JOIN events e ON e.id = l.event_id
+            WHERE e.slug = ?1 AND s.inside AND NOT EXISTS (SELECT 1 FROM order_positions p WHERE p.id = s.position_id)""";
+
     private CheckinOracle() {
     }
 
     static List<String> brokenPromises(Sql sql, String event) {
         List<String> broken = new ArrayList<>();
-        for (String promise : List.of(STATES_NOT_AS_SCANNED, ENTERED_TWICE, SECRETS_SHARED_OR_SHORT)) {
+        for (String promise : List.of(STATES_NOT_AS_SCANNED, ENTERED_TWICE, SECRETS_SHARED_OR_SHORT,
+                INSIDE_WITHOUT_A_TICKET)) {
             sql.rows(promise, event).forEach(row -> broken.add(String.valueOf(row)));
         }
         return broken;

@@ -27,11 +27,13 @@ public final class Oracle {
      * blocks only in quotas of that date or of none, one of no date blocks on each date what it has not used on that
      * date (each date counted on its own; an offer, whose uses never come back, by what it redeemed), and a date off
      * sale is no exception: a pass counts and is
-     * checked there too. Section 9: {@code waiting}, the quantities of the waiting entries of its items, but those of
-     * an item taken off sale, which hold nothing back while it is off. Section 12: {@code kept}, what the allotments in
-     * force keep, each its size less its channel's positions in the quota (live holds, pending and paid; those a
-     * blocking voucher covers are the voucher's), never below 0; {@code allotments}, each one's id and what its
-     * channel used of it, at most its size.
+     * checked there too. Section 9: {@code waiting}, what the list keeps back: each waiting entry's quantity times the
+     * places one of its item takes in the quota (itself, and what its bundle brings: section 3), but entries of an item
+     * taken off sale, which hold nothing back while it is off; and for an offer still running, what its bundle brings
+     * for each use of its voucher not yet held or redeemed (the voucher's block is section 1's, of its own item only).
+     * Section 12: {@code kept}, what the allotments in force keep, each its size less its channel's positions in the
+     * quota (live holds, pending and paid, with a voucher or without), never below 0; {@code allotments}, each one's
+     * id and what its channel used of it, at most its size.
      */
     private static final String QUOTAS = """
             WITH quota AS (SELECT q.id, q.size, q.date_id FROM quotas q JOIN events e ON e.id = q.event_id
@@ -52,15 +54,21 @@ public final class Oracle {
                 (SELECT count(*) FROM cart_positions c JOIN carts k ON k.id = c.cart_id
                   WHERE k.channel = a.channel AND c.expires >= now()
                     AND c.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id)
-                    AND (quota.date_id IS NULL OR c.date_id IS NULL OR c.date_id = quota.date_id)
-                    AND NOT EXISTS (SELECT 1 FROM blocking b WHERE b.quota_id = quota.id AND b.voucher_id = c.voucher_id))
+                    AND (quota.date_id IS NULL OR c.date_id IS NULL OR c.date_id = quota.date_id))
                 + (SELECT count(*) FROM order_positions p JOIN orders o ON o.id = p.order_id
                   WHERE o.channel = a.channel AND o.status IN ('pending', 'paid')
                     AND p.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id)
-                    AND (quota.date_id IS NULL OR p.date_id IS NULL OR p.date_id = quota.date_id)
-                    AND NOT EXISTS (SELECT 1 FROM blocking b WHERE b.quota_id = quota.id AND b.voucher_id = p.voucher_id))
+                    AND (quota.date_id IS NULL OR p.date_id IS NULL OR p.date_id = quota.date_id))
                   AS used
-              FROM quota JOIN allotments a ON a.quota_id = quota.id AND (a.release_at IS NULL OR a.release_at > now()))
+              FROM quota JOIN allotments a ON a.quota_id = quota.id AND (a.release_at IS NULL OR a.release_at > now())),
+            wants AS (
+              SELECT quota.id AS quota_id, i.id AS item_id, i.active,
+                (SELECT count(*) FROM quota_items m WHERE m.quota_id = quota.id AND m.item_id = i.id)
+                + (SELECT coalesce(sum(b.count), 0) FROM item_bundles b JOIN quota_items m
+                     ON m.item_id = b.bundled_item_id AND m.quota_id = quota.id WHERE b.item_id = i.id) AS places,
+                (SELECT coalesce(sum(b.count), 0) FROM item_bundles b JOIN quota_items m
+                     ON m.item_id = b.bundled_item_id AND m.quota_id = quota.id WHERE b.item_id = i.id) AS brought
+              FROM quota JOIN items i ON i.event_id = (SELECT event_id FROM quotas WHERE id = quota.id))
             SELECT quota.id, quota.size,
               (SELECT count(*) FROM order_positions p JOIN orders o ON o.id = p.order_id
                 WHERE o.status = 'paid' AND p.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id)
@@ -73,31 +81,60 @@ public final class Oracle {
                   AND (quota.date_id IS NULL OR c.date_id IS NULL OR c.date_id = quota.date_id)
                   AND NOT EXISTS (SELECT 1 FROM blocking b WHERE b.quota_id = quota.id AND b.voucher_id = c.voucher_id)),
               (SELECT coalesce(sum(b.uses_left), 0) FROM blocking b WHERE b.quota_id = quota.id),
-              (SELECT coalesce(sum(w.quantity), 0) FROM waiting_list_entries w JOIN items i ON i.id = w.item_id
-                WHERE w.status = 'waiting' AND i.active
-                  AND w.item_id IN (SELECT item_id FROM quota_items WHERE quota_id = quota.id)),
+              (SELECT coalesce(sum(w.quantity * wants.places), 0) FROM waiting_list_entries w
+                 JOIN wants ON wants.item_id = w.item_id AND wants.quota_id = quota.id
+                WHERE w.status = 'waiting' AND wants.active)
+              + (SELECT coalesce(sum(wants.brought * greatest(v.max_usages - v.redeemed
+                     - (SELECT count(*) FROM cart_positions c WHERE c.voucher_id = v.id AND c.expires >= now()), 0)), 0)
+                 FROM waiting_list_entries w JOIN vouchers v ON v.id = w.voucher_id
+                   JOIN wants ON wants.item_id = w.item_id AND wants.quota_id = quota.id
+                 WHERE w.status = 'offered' AND wants.active AND v.valid_until >= now()),
               (SELECT coalesce(sum(greatest(a.size - a.used, 0)), 0) FROM allotted a WHERE a.quota_id = quota.id),
               (SELECT coalesce(string_agg(a.id || ':' || least(a.used, a.size), ',' ORDER BY a.id), '')
                  FROM allotted a WHERE a.quota_id = quota.id)
             FROM quota ORDER BY quota.id""";
 
     /**
-     * A seat is held by a position naming it, and (section 10) a seat of a date by a pass holding its guid on every
-     * date.
+     * Section 3, "A ticket is one ticket": a seat is held or sold once per date. A position holds its seat on the seat's
+     * date, and a seat of no date on every date the event has (as its ticket is valid on each); a pass holds its
+     * guid's seat on every date (section 10).
      */
     private static final String SEATS_HELD_TWICE = """
-            WITH position AS (
+            WITH event AS (SELECT id FROM events WHERE slug = ?1),
+            dates AS (SELECT d.id FROM event_dates d JOIN event ON event.id = d.event_id),
+            position AS (
               SELECT c.seat_id, c.pass_seat_guid FROM cart_positions c JOIN carts k ON k.id = c.cart_id
-                JOIN events e ON e.id = k.event_id WHERE e.slug = ?1 AND c.expires >= now()
+                JOIN event ON event.id = k.event_id WHERE c.expires >= now()
               UNION ALL
               SELECT p.seat_id, p.pass_seat_guid FROM order_positions p JOIN orders o ON o.id = p.order_id
-                JOIN events e ON e.id = o.event_id WHERE e.slug = ?1 AND o.status IN ('paid', 'pending'))
-            SELECT seat_id FROM (
-              SELECT seat_id FROM position WHERE seat_id IS NOT NULL
+                JOIN event ON event.id = o.event_id WHERE o.status IN ('paid', 'pending')),
+            taken AS (
+              SELECT coalesce(s.date_id, d.id) AS date_id, s.guid FROM position JOIN seats s ON s.id = position.seat_id
+                LEFT JOIN dates d ON s.date_id IS NULL
               UNION ALL
-              SELECT s.id FROM position JOIN seats s ON s.guid = position.pass_seat_guid AND s.date_id IS NOT NULL
-                JOIN events e ON e.id = s.event_id AND e.slug = ?1) held
-            GROUP BY seat_id HAVING count(*) > 1""";
+              SELECT d.id, position.pass_seat_guid FROM position JOIN dates d ON position.pass_seat_guid IS NOT NULL)
+            SELECT guid || ' on ' || coalesce('date ' || date_id, 'the event') FROM taken
+            GROUP BY date_id, guid HAVING count(*) > 1""";
+
+    /**
+     * Section 10, "Becoming a series": in an event with dates, every live hold and pending or paid position names its
+     * date, but a pass and what a pass's bundle brought.
+     */
+    private static final String UNDATED_IN_A_SERIES = """
+            WITH event AS (SELECT e.id FROM events e WHERE e.slug = ?1
+                             AND EXISTS (SELECT 1 FROM event_dates d WHERE d.event_id = e.id)),
+            position AS (
+              SELECT 'cart position ' || c.id AS what, c.item_id, c.date_id, b.item_id AS bundle
+              FROM cart_positions c JOIN carts k ON k.id = c.cart_id JOIN event ON event.id = k.event_id
+                LEFT JOIN cart_positions b ON b.id = c.bundled_in
+              WHERE c.expires >= now()
+              UNION ALL
+              SELECT 'order position ' || p.id, p.item_id, p.date_id, b.item_id
+              FROM order_positions p JOIN orders o ON o.id = p.order_id JOIN event ON event.id = o.event_id
+                LEFT JOIN order_positions b ON b.id = p.bundled_in
+              WHERE o.status IN ('pending', 'paid'))
+            SELECT what FROM position JOIN items i ON i.id = coalesce(position.bundle, position.item_id)
+            WHERE position.date_id IS NULL AND NOT i.every_date""";
 
     /**
      * Section 13: a seat held or sold stays, and stays its buyer's item (its price level), whatever plan replaced the
@@ -235,6 +272,8 @@ public final class Oracle {
                 .forEach(quota -> broken.add("quota " + quota.id() + " holds " + quota.used() + " and keeps "
                         + quota.kept() + " of " + quota.size()));
         sql.rows(SEATS_HELD_TWICE, event).forEach(seat -> broken.add("seat " + seat + " held twice"));
+        sql.rows(UNDATED_IN_A_SERIES, event)
+                .forEach(position -> broken.add(position + " names no date in an event with dates"));
         sql.rows(SEATS_CHANGED_UNDER_THEIR_BUYERS, event)
                 .forEach(position -> broken.add(position + " lost its seat or the seat's item"));
         sql.rows(VOUCHERS_OVERUSED, event).forEach(code -> broken.add("voucher " + code + " used too often"));
