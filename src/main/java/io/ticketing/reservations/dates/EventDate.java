@@ -11,7 +11,8 @@ import io.ticketing.reservations.inventory.EventOwnedEntity;
 
 /**
  * One date of an event series (contract section 10): a screening, a tour date, a museum slot. Its quotas and seats
- * are its own; positions name it. An inactive date sells nothing, and passes do not count on it.
+ * are its own; positions name it. An inactive date sells nothing; a pass counts on it all the same, so that it is never
+ * past a quota once it is back on sale.
  */
 @Entity
 @Table(name = "event_dates")

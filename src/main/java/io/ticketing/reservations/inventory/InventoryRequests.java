@@ -35,7 +35,7 @@ public final class InventoryRequests {
     }
 
     /**
-     * An item. {@code every_date}: a pass, one position counting on every active date of an event with dates;
+     * An item. {@code every_date}: a pass, one position counting on every date of an event with dates, on sale or not;
      * {@code bundle}: what one position of it brings, in the same claim (contract section 10); {@code prices}: its price
      * on dates where it differs, by date id.
      */

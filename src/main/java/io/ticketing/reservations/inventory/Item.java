@@ -29,7 +29,7 @@ public class Item extends EventOwnedEntity {
     @Column(name = "max_per_buyer")
     public Integer maxPerBuyer;
 
-    /** A pass: one position that counts on every active date of the event (contract section 10). */
+    /** A pass: one position that counts on every date of the event, on sale or not (contract section 10). */
     @Column(name = "every_date")
     public boolean everyDate;
 

@@ -127,8 +127,13 @@ public class SeatingPlanService {
             try {
                 JsonNode plan = json.readTree(stored.plan());
                 Map<String, Long> categories = new HashMap<>();
-                json.readTree(stored.categories()).fields()
-                        .forEachRemaining(entry -> categories.put(entry.getKey(), entry.getValue().asLong()));
+                // A category whose item is gone (deleted before items a plan maps were in use) seats nothing: the
+                // new date is made without those seats rather than never.
+                json.readTree(stored.categories()).fields().forEachRemaining(entry -> {
+                    if (Item.findInEvent(event.id, entry.getValue().asLong()).isPresent()) {
+                        categories.put(entry.getKey(), entry.getValue().asLong());
+                    }
+                });
                 rows.addTo(event.id, new Long[]{dateId}, withItems(PlannedSeats.read(plan, new ArrayList<>()),
                         categories));
             } catch (JsonProcessingException notJson) {
