@@ -5,10 +5,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
@@ -48,13 +48,11 @@ import io.ticketing.reservations.reservation.WhatFits;
 @ApplicationScoped
 public class StorefrontAvailability implements SeatsShownFree {
 
-    private static final String DATES = "SELECT id, active FROM event_dates WHERE event_id = :event ORDER BY id";
-
     /** Readings kept, events and dates together; past it the cache starts afresh rather than grow. */
     private static final int MAX_CACHED = 10_000;
 
-    /** A reading of one event on one date, when it was made and after how many of the event's changes. */
-    private record Reading(List<Left> left, long atNanos, long changes) {
+    /** A reading kept (of one event on one date, or of which seats it can take), when made, after how many changes. */
+    private record Reading<T>(T value, long atNanos, long changes) {
     }
 
     /** An active item and how many are left: null when nothing limits it. */
@@ -71,7 +69,8 @@ public class StorefrontAvailability implements SeatsShownFree {
     private final Jdbc jdbc;
     private final Deadlines deadlines;
     private final long cacheNanos;
-    private final Map<String, Reading> readings = new ConcurrentHashMap<>();
+    private final Map<String, Reading<List<Left>>> readings = new ConcurrentHashMap<>();
+    private final Map<String, Reading<Takeable>> takeables = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> changes = new ConcurrentHashMap<>();
 
     StorefrontAvailability(QuotaCounter counter, FreeSeats seats, DatePrices prices, Jdbc jdbc, Deadlines deadlines,
@@ -140,9 +139,14 @@ public class StorefrontAvailability implements SeatsShownFree {
     public record WhatIsLeft(ApiException notOnSale, Integer number) {
     }
 
+    /** Kept as the catalog's readings are, so that a rush on the seat map reads the event once a second. */
     @Override
     @Transactional(Transactional.TxType.SUPPORTS)
     public Takeable takeable(Event event, String channel) {
+        return kept(takeables, event, event.slug + "/" + channel, () -> countTakeable(event, channel));
+    }
+
+    private Takeable countTakeable(Event event, String channel) {
         Counting counting = counting(event, channel, Item.listForEvent(event.id));
         List<Long> on = counting.dates.isEmpty() ? List.of(0L) : List.copyOf(counting.dates.keySet());
         List<Long> items = new ArrayList<>();
@@ -168,20 +172,26 @@ public class StorefrontAvailability implements SeatsShownFree {
 
     /** The kept reading of the event on the date for the channel, or a new one. */
     private List<Left> cached(Event event, Long dateId, String channel) {
-        String key = event.slug + "/" + dateId + "/" + channel;
+        return kept(readings, event, event.slug + "/" + dateId + "/" + channel, () -> left(event, dateId, channel));
+    }
+
+    /**
+     * The reading kept under {@code key} in {@code kept} while it is younger than {@code availability.cache-ttl} and
+     * nothing changed the event on this replica since; else a new one from {@code read}.
+     */
+    private <T> T kept(Map<String, Reading<T>> kept, Event event, String key, Supplier<T> read) {
         long now = System.nanoTime();
         long changed = changes.computeIfAbsent(event.slug, slug -> new AtomicLong()).get();
-        Reading kept = readings.get(key);
-        if (kept != null && now - kept.atNanos() < cacheNanos && kept.changes() == changed) {
-            return kept.left();
+        Reading<T> reading = kept.get(key);
+        if (reading != null && now - reading.atNanos() < cacheNanos && reading.changes() == changed) {
+            return reading.value();
         }
-        if (readings.size() >= MAX_CACHED) {
-            readings.clear();
-            changes.clear();
+        if (kept.size() >= MAX_CACHED) {
+            kept.clear();
         }
-        List<Left> left = left(event, dateId, channel);
-        readings.put(key, new Reading(left, now, changed));
-        return left;
+        T value = read.get();
+        kept.put(key, new Reading<>(value, now, changed));
+        return value;
     }
 
     /** The active items sold in {@code channel} (contract section 12), and what each has left for it. */
@@ -202,8 +212,7 @@ public class StorefrontAvailability implements SeatsShownFree {
 
     /** One count of the event, of its {@code items}, for one channel. */
     private Counting counting(Event event, String channel, List<Item> eventItems) {
-        Map<Long, Boolean> dates = new TreeMap<>();
-        jdbc.statement(DATES).set("event", event.id).list(row -> dates.put(row.getLong(1), row.getBoolean(2)));
+        Map<Long, Boolean> dates = prices.onSale(event.id);
         Map<Long, ItemForSale> items = new HashMap<>();
         ItemForSale.of(jdbc, event.id, eventItems.stream().map(item -> item.id).toList()).list()
                 .forEach(item -> items.put(item.id(), item));

@@ -25,12 +25,11 @@ import io.ticketing.reservations.problem.ValidationException;
 import io.ticketing.reservations.seating.SeatingPlanService;
 
 /**
- * The dates of an event series (contract section 10). A date's edits take no inventory lock: a new date has no quota
- * or seat yet, and turning one off or on makes no quota, seat or voucher scarcer (a pass counts on every date,
- * active or not, and consumes only where it is checked: on the active ones). The exceptions are a new date's seats
- * from the event's seating plan, made with the event held shared, which replacing the plan holds exclusively, and an
- * event's first date, which holds it exclusively: the event becomes a series only while nothing of no date is held or
- * sold.
+ * The dates of an event series (contract section 10). A date's edits take no inventory lock: turning one off or on
+ * makes no quota, seat or voucher scarcer (a pass counts and is checked on every date, on sale or not). A new date
+ * holds the event shared while it gets its seats from the event's seating plan, which replacing the plan holds
+ * exclusively; an event's first date holds it exclusively, since the event becomes a series only while nothing of no
+ * date is held or sold, and takes the seats the event had without dates.
  */
 @ApplicationScoped
 public class DateService {

@@ -28,6 +28,7 @@ public class DatePrices {
     private static final String OF_ITEM = """
             SELECT date_id, price FROM item_date_prices WHERE item_id = :item ORDER BY date_id""";
     private static final String ALL_DATES = "SELECT id FROM event_dates WHERE event_id = :event ORDER BY id";
+    private static final String ON_SALE = "SELECT id, active FROM event_dates WHERE event_id = :event ORDER BY id";
     private static final String DATES_OF_EVENT = """
             SELECT count(*) FROM event_dates WHERE event_id = :event AND id = ANY(:dates)""";
 
@@ -38,6 +39,13 @@ public class DatePrices {
     }
 
     /** The ids of every date of the event, on sale or not: those a voucher or an offer of no date blocks on. */
+    /** The event's dates, by id, with whether each is on sale. */
+    public Map<Long, Boolean> onSale(long eventId) {
+        Map<Long, Boolean> dates = new TreeMap<>();
+        jdbc.statement(ON_SALE).set("event", eventId).list(row -> dates.put(row.getLong(1), row.getBoolean(2)));
+        return dates;
+    }
+
     public List<Long> allOf(long eventId) {
         return jdbc.statement(ALL_DATES).set("event", eventId).list(row -> row.getLong(1));
     }

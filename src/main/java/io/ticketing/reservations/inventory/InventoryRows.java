@@ -54,6 +54,8 @@ class InventoryRows {
             WHERE available OR NOT :only_available ORDER BY id LIMIT :limit""".formatted(SEAT_COLUMNS, OF_DATE_OR_ALL);
     private static final String SEAT = "SELECT " + SEAT_COLUMNS + " FROM seats s"
             + " WHERE s.event_id = :event AND s.guid = :guid AND " + OF_DATE;
+    private static final String SEATS_BY_GUIDS = "SELECT " + SEAT_COLUMNS + " FROM seats s"
+            + " WHERE s.event_id = :event AND s.guid = ANY(:guids) AND " + OF_DATE;
     /** New seats kept for channels (contract section 12), each set of channels in one statement. */
     private static final String KEEP_SEATS = "UPDATE seats s SET channels = :channels WHERE s.event_id = :event"
             + " AND s.guid = ANY(:guids) AND " + OF_DATE;
@@ -142,6 +144,13 @@ class InventoryRows {
         return shownTo(jdbc.statement(SEAT_PAGE).set("event", eventId).set("after", after).set("limit", limit)
                 .set("only_available", onlyAvailable).set("all_dates", allDates).set("date", dateId), channel,
                 takeable).list(InventoryRows::seat);
+    }
+
+    /** The seats of {@code dateId} (of no date when null) with these guids, as {@code channel} can take them. */
+    List<InventoryViews.SeatView> seats(long eventId, Long dateId, List<String> guids, String channel,
+            SeatsShownFree.Takeable takeable) {
+        return shownTo(jdbc.statement(SEATS_BY_GUIDS).set("event", eventId).set("guids", guids.toArray(String[]::new))
+                .set("date", dateId), channel, takeable).list(row -> seat(row).view());
     }
 
     Optional<InventoryViews.SeatView> seat(long eventId, Long dateId, String guid, String channel,

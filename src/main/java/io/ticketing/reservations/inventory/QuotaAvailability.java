@@ -47,19 +47,13 @@ public record QuotaAvailability(boolean available, @Schema(nullable = true) Inte
     }
 
     /**
-     * What a buyer of {@code channel} who is not offered it from the waiting list can take: its own allotment's
-     * unused part, then what is left for everyone (section 1's number less every allotment's unused part), of which
-     * what the waiting list keeps back comes first (contract sections 9 and 12). Never below 0; null when unlimited.
-     * With no allotment and no offer running it is section 1's number less what the waiting lists wait for.
-     */
-    public Integer leftFor(String channel) {
-        return leftFor(channel, 0, 0);
-    }
-
-    /**
-     * {@link #leftFor(String)} where running offers of the waiting list keep {@code offersKept} of {@link #waitingList}
+     * What a buyer of {@code channel} can take: its own allotment's unused part, then what is left for everyone
+     * (section 1's number less every allotment's unused part), of which what the waiting list keeps back comes first
+     * (contract sections 9 and 12). Running offers of the waiting list keep {@code offersKept} of {@link #waitingList}
      * for what their bundles bring, {@code ownOffer} of it for this buyer, who holds such an offer: an offer's part
      * comes before the entries still waiting (it was made when it fitted), and the buyer's own part is the buyer's.
+     * Never below 0; null when unlimited. With no allotment and no offer running it is section 1's number less what the
+     * waiting lists wait for.
      */
     public Integer leftFor(String channel, long ownOffer, long offersKept) {
         if (availableNumber == null) {

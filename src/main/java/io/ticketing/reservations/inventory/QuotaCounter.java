@@ -90,7 +90,8 @@ public class QuotaCounter {
                       AND (q.date_id IS NULL OR c.date_id IS NULL OR c.date_id = q.date_id)),
               (SELECT coalesce(sum(b.uses_left), 0) FROM blocking b WHERE b.quota_id = q.id),
               (SELECT array_agg(b.voucher_id) FROM blocking b WHERE b.quota_id = q.id),
-              CASE WHEN q.waits THEN waiting_kept(array_remove(array_agg(u.item_id), NULL)) END, q.date_id,
+              CASE WHEN q.waits AND NOT q.dated THEN waiting_kept(array_remove(array_agg(u.item_id), NULL)) END,
+              q.date_id,
               %s, q.dated
             FROM quota q LEFT JOIN usage u ON u.quota_id = q.id
             GROUP BY q.id, q.name, q.size, q.date_id, q.event_id, q.allotments, q.waits, q.dated ORDER BY q.id"""
@@ -98,14 +99,15 @@ public class QuotaCounter {
 
     /**
      * A selected quota's columns: with {@code dated}, whether its event has dates at all, and with {@code waits},
-     * whether it has waiting-list entries open (waiting, or offered), so that only then the count reads what they keep
-     * back (V31's {@code waiting_kept}).
+     * whether it has waiting-list entries open or redeemed (an offer partly used keeps what its bundle brings for the
+     * rest), so that only then, and only in an event without dates, the count reads what they keep back (V31's
+     * {@code waiting_kept}).
      */
     private static final String QUOTA_COLUMNS = """
             q.id, q.name, q.size, q.date_id, q.event_id, q.allotments,
               EXISTS (SELECT 1 FROM event_dates d WHERE d.event_id = q.event_id) AS dated,
               EXISTS (SELECT 1 FROM waiting_list_entries w WHERE w.event_id = q.event_id
-                        AND w.status IN ('waiting', 'offered')) AS waits""";
+                        AND w.status IN ('waiting', 'offered', 'redeemed')) AS waits""";
 
     /**
      * The items a claim of {@code :items} consumes: those, and the items they bundle (contract section 10), each
@@ -216,6 +218,15 @@ public class QuotaCounter {
         /** What all running offers keep back here beside their vouchers' blocks. */
         public long keptByOffers() {
             return offersKept.values().stream().mapToLong(Long::longValue).sum();
+        }
+
+        /**
+         * What the quota has given or promised ({@link QuotaAvailability#committed}) and what running offers keep
+         * for what their bundles bring: a change that makes capacity scarcer keeps this within the size, as offers
+         * draw from what is left for everyone (contract section 12).
+         */
+        public long committed() {
+            return availability.committed() + keptByOffers();
         }
     }
 

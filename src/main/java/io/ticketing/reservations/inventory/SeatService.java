@@ -1,6 +1,7 @@
 package io.ticketing.reservations.inventory;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -46,7 +47,7 @@ public class SeatService {
     @Transactional
     public List<InventoryViews.SeatView> create(Event event, InventoryRequests.NewSeats request, String channel) {
         List<InventoryRequests.NewSeat> seats = request.seats();
-        Map<Long, Item> items = requireSeatedItems(event, seats);
+        requireSeatedItems(event, seats);
         channels.require(event.organizerId, seats.stream().filter(seat -> seat.channels() != null)
                 .flatMap(seat -> seat.channels().stream()).toList());
         Map<Long, List<InventoryRequests.NewSeat>> byDate = new LinkedHashMap<>();
@@ -71,16 +72,11 @@ public class SeatService {
         });
         byDate.forEach((date, ofDate) -> rows.insertSeats(event.id, date, ofDate));
         SeatsShownFree.Takeable takeable = shownFree.takeable(event, channel);
-        return seats.stream().map(seat -> {
-            List<String> keptFor = KnownChannels.eachOnce(seat.channels());
-            boolean available = !Boolean.TRUE.equals(seat.blocked())
-                    && (keptFor == null || keptFor.contains(channel))
-                    && takeable.shows(seat.itemId(), dateOf(seat, request), seat.guid(),
-                            items.get(seat.itemId()).everyDate);
-            return new InventoryViews.SeatView(seat.guid(), seat.name().strip(), seat.itemId(), seat.section(),
-                    seat.row(), seat.number(), Boolean.TRUE.equals(seat.blocked()), available, 0,
-                    dateOf(seat, request), keptFor, null, null);
-        }).toList();
+        Map<String, InventoryViews.SeatView> made = new HashMap<>();
+        byDate.forEach((date, ofDate) -> rows.seats(event.id, date,
+                ofDate.stream().map(InventoryRequests.NewSeat::guid).toList(), channel, takeable)
+                .forEach(seat -> made.put(date + "/" + seat.guid(), seat)));
+        return seats.stream().map(seat -> made.get(dateOf(seat, request) + "/" + seat.guid())).toList();
     }
 
     /** The date a new seat belongs to: its own {@code date_id}, else the request's, else none. */
@@ -145,8 +141,8 @@ public class SeatService {
         return get(event, dateId, guid, channel);
     }
 
-    /** The seats' items, each of the event and sold with seats; else 404 or 400 naming the seat. */
-    private static Map<Long, Item> requireSeatedItems(Event event, List<InventoryRequests.NewSeat> seats) {
+    /** The seats' items must each be of the event and sold with seats; else 404 or 400 naming the seat. */
+    private static void requireSeatedItems(Event event, List<InventoryRequests.NewSeat> seats) {
         Set<Long> itemIds = seats.stream().map(InventoryRequests.NewSeat::itemId).collect(Collectors.toSet());
         Map<Long, Item> items = EventOwnedEntity.byIds(Item.class, event.id, itemIds);
         for (int i = 0; i < seats.size(); i++) {
@@ -160,6 +156,5 @@ public class SeatService {
                         "item " + itemId + " is sold without seats; set requires_seat on it to sell seats");
             }
         }
-        return items;
     }
 }

@@ -1,7 +1,5 @@
 package io.ticketing.reservations.inventory;
 
-import java.util.Arrays;
-
 import io.ticketing.reservations.event.Event;
 
 /**
@@ -21,15 +19,5 @@ public interface SeatsShownFree {
      * the guids a pass can hold on every date: the parameters of {@link SeatHolds#TAKEABLE}.
      */
     record Takeable(Long[] items, Long[] dates, String[] passGuids) {
-
-        /** Whether a free seat {@code guid} of {@code itemId} on {@code dateId} (null: none) can be held, as the SQL says. */
-        public boolean shows(long itemId, Long dateId, String guid, boolean pass) {
-            long day = dateId == null ? 0 : dateId;
-            boolean fits = false;
-            for (int i = 0; i < items.length && !fits; i++) {
-                fits = items[i] == itemId && dates[i] == day;
-            }
-            return fits && (!pass || Arrays.asList(passGuids).contains(guid));
-        }
     }
 }

@@ -5,9 +5,10 @@ import java.util.TreeMap;
 
 /**
  * What the waiting list keeps back in a quota (contract section 9), as {@link QuotaCounter} reads it from migration
- * V31's {@code waiting_kept}: every waiting entry of an item on sale, its quantity times the places one position of its
- * item takes in the quota (what a bundle brings included: section 3); and what each running offer of a bundle keeps
- * for what the bundle brings, by the offer's voucher, which is its holder's to take.
+ * V31's {@code waiting_kept}: every waiting entry of an active item sold without seats (and bringing only active
+ * items), its quantity times the places one position of its item takes in the quota (what a bundle brings included:
+ * section 3); and what each running offer of such a bundle keeps for what the bundle brings, by the offer's voucher,
+ * which is its holder's to take.
  */
 record WaitingKept(long total, Map<Long, Long> byOffer) {
 

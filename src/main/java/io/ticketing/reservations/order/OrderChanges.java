@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -30,12 +31,12 @@ import io.ticketing.reservations.reservation.Reservations;
 /**
  * Changing a pending or paid order (contract section 9): another seat, another item, one more position, one less, all
  * or nothing, on the order's version. Only the positions it changes are written anew (contract section 3: a ticket is
- * one ticket): what a changed bundle still brings stays as it is, with its id, secret and place at the doors, and a
- * ticket inside on a check-in list is never changed or canceled away (409 {@code position_inside}). {@link Reservations#reserveChange} locks only what the change consumes more of
- * (quotas whose usage grows net, seats it does not take back, vouchers it uses more often), then frees what it gives
- * up (the positions it changes or cancels leave, their counters with them, canceled voucher uses go back), counts,
- * checks and writes the new positions, in one round trip after the locks. A changed position keeps its id; a position
- * keeps its price unless its item changes.
+ * one ticket), each keeping its id and secret; what a changed bundle still brings stays as it is, with its id, secret
+ * and place at the doors, and a ticket inside on a check-in list is never changed or canceled away (409
+ * {@code position_inside}). {@link Reservations#reserveChange} locks only what the change consumes more of (quotas
+ * whose usage grows net, seats it does not take back, vouchers it uses more often), then frees what it gives up (the
+ * positions it changes or cancels leave, their counters with them, canceled voucher uses go back), counts, checks and
+ * writes the new positions, in one round trip after the locks. A position keeps its price unless its item changes.
  */
 @ApplicationScoped
 public class OrderChanges {
@@ -82,6 +83,7 @@ public class OrderChanges {
                 .map(OrderChangeRequest.Operation::itemId).filter(Objects::nonNull).toList());
         List<Changed> added = new ArrayList<>();
         List<Long> touched = new ArrayList<>();
+        Set<Long> rebundled = new LinkedHashSet<>();
         for (int i = 0; i < request.operations().size(); i++) {
             OrderChangeRequest.Operation op = request.operations().get(i);
             switch (op.kind(i)) {
@@ -99,9 +101,8 @@ public class OrderChanges {
                     if (held.bundledIn() != null) {
                         throw ReservationConflict.bundled(held.id(), held.bundledIn());
                     }
-                    // Out of a bundle takes what it brought away, into one brings its positions (contract section
-                    // 9); what the new item brings too stays as it is (section 3).
-                    leaveWithBundle(order, held, kept, touched, brings.getOrDefault(op.itemId(), Map.of()));
+                    // What it brought is decided once its last item is known (below).
+                    rebundled.add(position.id());
                     Claim claim = position.claim();
                     kept.put(position.id(), new Changed(position.id(),
                             new Claim(op.itemId(), claim.seatId(), claim.voucherId(), claim.dateId(),
@@ -124,6 +125,10 @@ public class OrderChanges {
                 }
             }
         }
+        // Out of a bundle takes what it brought away, into one brings its positions (contract section 9); what the
+        // item a position became brings too stays as it is (section 3).
+        rebundled.stream().filter(kept::containsKey).forEach(id -> leaveWithBundle(order, heldPosition(order, id),
+                kept, touched, brings.getOrDefault(kept.get(id).claim().itemId(), Map.of())));
         if (kept.isEmpty() && added.isEmpty()) {
             throw new ValidationException("operations", "would cancel every position; cancel the order instead");
         }

@@ -142,8 +142,12 @@ public class AdminReservations implements CapacityGuard {
         } else {
             locks.lockObjects(eventId, Set.of());
         }
-        write.run();
-        checkpoints.afterChecks(eventId, 1);
+        try {
+            write.run();
+        } finally {
+            // Decided either way: a race holds a refusal as it holds a success.
+            checkpoints.afterChecks(eventId, 1);
+        }
     }
 
     @Override

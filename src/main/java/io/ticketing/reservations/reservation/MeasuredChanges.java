@@ -19,7 +19,8 @@ import io.ticketing.reservations.locking.AdvisoryLocks;
  * of a voucher's holds leave the carts for its block, on which date, what a new quota starts to count. So it says
  * nothing: under its locks, the quotas it can grow are counted, the change is written, and they are counted again by
  * the statement that counts for buyers. Every finite quota whose usage grew, with what its allotments keep (contract
- * section 12: an allotment is a block), must be locked and within its size;
+ * section 12: an allotment is a block) and what running offers keep for what their bundles bring (section 9), must be
+ * locked and within its size;
  * otherwise 409 {@code quota_exhausted}, and the transaction rolls the change back. Buyers' claims are judged before
  * they are written ({@link ReservationChecks#checkFits}): one count on the hot path, not two. A waiting-list offer
  * chooses only what fits in the count under its locks ({@code waitinglist/Offers}): the choice is its check.
@@ -44,10 +45,10 @@ public class MeasuredChanges {
             Map<Long, Long> usedBefore = new HashMap<>();
             // An unlimited quota counted nothing against a size: made finite, all it holds is new to it.
             before.stream().filter(CountedQuota::isFinite)
-                    .forEach(quota -> usedBefore.put(quota.id(), quota.availability().committed()));
+                    .forEach(quota -> usedBefore.put(quota.id(), quota.committed()));
             T result = change.apply(before);
             for (CountedQuota quota : count.get()) {
-                long used = quota.availability().committed();
+                long used = quota.committed();
                 long was = usedBefore.getOrDefault(quota.id(), 0L);
                 if (!quota.isFinite() || used <= was) {
                     continue;

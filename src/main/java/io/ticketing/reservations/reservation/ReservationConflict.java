@@ -29,7 +29,7 @@ public class ReservationConflict extends ApiException {
 
     static ReservationConflict pastSize(CountedQuota quota, long before) {
         return new ReservationConflict("quota_exhausted",
-                "Quota '" + quota.name() + "' (" + quota.id() + ") would count " + quota.availability().committed()
+                "Quota '" + quota.name() + "' (" + quota.id() + ") would count " + quota.committed()
                         + " places held, sold, blocked or kept for a channel (" + before
                         + " before), more than its size of "
                         + quota.size() + "; nothing was changed.")

@@ -7,6 +7,7 @@ import java.util.Map;
 
 import io.ticketing.reservations.inventory.ItemForSale;
 import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
+import io.ticketing.reservations.problem.ApiException;
 
 /**
  * What a caller can take, by the rule an add is judged by (contract section 3, "What a caller is shown is what it can
@@ -35,15 +36,15 @@ public final class WhatFits {
      * {@code channel} but for capacity: the refusal an add would meet before any count, or null. A null channel is
      * any (an offer of the waiting list, which any shop of the item can sell).
      */
-    public static ReservationConflict notOnSale(Counted counted, long itemId, Long dateId, String channel) {
+    public static ApiException notOnSale(Counted counted, long itemId, Long dateId, String channel) {
         List<Claim> unit = unit(counted, itemId, dateId);
         try {
             for (Claim claim : unit) {
                 ClaimRules.checkOnSale(claim, counted.items(), counted.quotas(), counted.dates(), channel);
             }
             return null;
-        } catch (ReservationConflict refused) {
-            return refused;
+        } catch (ApiException refused) {
+            return refused; // a conflict, or a rule an add would refuse as bad input (a pass bundled with a date)
         }
     }
 

@@ -13,6 +13,7 @@ import io.ticketing.reservations.availability.StorefrontAvailability;
 import io.ticketing.reservations.cart.AddProbe;
 import io.ticketing.reservations.order.OrderService;
 import io.ticketing.reservations.support.Oracle;
+import io.ticketing.reservations.support.OracleCheck;
 import io.ticketing.reservations.support.Sql;
 import io.ticketing.reservations.waitinglist.Offers;
 
@@ -32,6 +33,9 @@ import io.ticketing.reservations.waitinglist.Offers;
  * {@code -Dproperty.seeds=K} runs K sequences, from seeds S, S+1, ..., in one JVM (the soak): a failure names the
  * seed and step to replay.
  */
+@OracleCheck.SizesChecked("after a step that only frees, a cancel may give a place back both to the blocking voucher"
+        + " it used and to its channel's allotment (contract section 12), which then keep it twice: PropertyRun excuses"
+        + " that, step by step, and nothing else")
 abstract class OracleProperty {
 
     @Inject

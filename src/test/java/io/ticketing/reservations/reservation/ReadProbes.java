@@ -29,14 +29,14 @@ final class ReadProbes {
     private static final int MOST = 8;
 
     /**
-     * The live offers of an event: the entry, its item, the code and the uses not yet held or redeemed; but those whose
-     * voucher an admin made stop blocking, which keep nothing any more.
+     * The live offers of an event, offered or partly redeemed: the entry, its item, the code and the uses not yet held
+     * or redeemed; but those whose voucher an admin made stop blocking, which keep nothing any more.
      */
     private static final String OFFERS = """
             SELECT e.id, e.item_id, v.code, v.max_usages - v.redeemed - (SELECT count(*) FROM cart_positions c
                      WHERE c.voucher_id = v.id AND c.expires >= now())
             FROM waiting_list_entries e JOIN vouchers v ON v.id = e.voucher_id
-            WHERE e.event_id = ?1 AND e.status = 'offered' AND v.valid_until >= now() AND v.block_quota
+            WHERE e.event_id = ?1 AND e.status IN ('offered', 'redeemed') AND v.valid_until >= now() AND v.block_quota
             ORDER BY e.seq""";
     /** Offer runs of the event due now: a read and its probe wait for none, so that no run falls between them. */
     private static final String OFFER_RUNS_DUE = """

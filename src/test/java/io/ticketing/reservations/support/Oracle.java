@@ -29,8 +29,10 @@ public final class Oracle {
      * sale is no exception: a pass counts and is
      * checked there too. Section 9: {@code waiting}, what the list keeps back: each waiting entry's quantity times the
      * places one of its item takes in the quota (itself, and what its bundle brings: section 3), but entries of an item
-     * taken off sale, which hold nothing back while it is off; and for an offer still running, what its bundle brings
-     * for each use of its voucher not yet held or redeemed (the voucher's block is section 1's, of its own item only).
+     * taken off sale or bringing one, which hold nothing back while it is off, of a seated item (which has no list),
+     * and of an event with dates (which has none either); and for an offer still running, offered or partly redeemed,
+     * what its bundle brings for each use of its voucher not yet held or redeemed (the voucher's block is section 1's,
+     * of its own item only).
      * Section 12: {@code kept}, what the allotments in force keep, each its size less its channel's positions in the
      * quota (live holds, pending and paid, with a voucher or without), never below 0; {@code allotments}, each one's
      * id and what its channel used of it, at most its size.
@@ -62,7 +64,11 @@ public final class Oracle {
                   AS used
               FROM quota JOIN allotments a ON a.quota_id = quota.id AND (a.release_at IS NULL OR a.release_at > now())),
             wants AS (
-              SELECT quota.id AS quota_id, i.id AS item_id, i.active,
+              SELECT quota.id AS quota_id, i.id AS item_id,
+                i.active AND NOT i.requires_seat
+                  AND NOT EXISTS (SELECT 1 FROM item_bundles b JOIN items o ON o.id = b.bundled_item_id
+                                  WHERE b.item_id = i.id AND NOT o.active)
+                  AND NOT EXISTS (SELECT 1 FROM event_dates d WHERE d.event_id = i.event_id) AS active,
                 (SELECT count(*) FROM quota_items m WHERE m.quota_id = quota.id AND m.item_id = i.id)
                 + (SELECT coalesce(sum(b.count), 0) FROM item_bundles b JOIN quota_items m
                      ON m.item_id = b.bundled_item_id AND m.quota_id = quota.id WHERE b.item_id = i.id) AS places,
@@ -88,7 +94,7 @@ public final class Oracle {
                      - (SELECT count(*) FROM cart_positions c WHERE c.voucher_id = v.id AND c.expires >= now()), 0)), 0)
                  FROM waiting_list_entries w JOIN vouchers v ON v.id = w.voucher_id
                    JOIN wants ON wants.item_id = w.item_id AND wants.quota_id = quota.id
-                 WHERE w.status = 'offered' AND wants.active AND v.valid_until >= now()),
+                 WHERE w.status IN ('offered', 'redeemed') AND wants.active AND v.valid_until >= now()),
               (SELECT coalesce(sum(greatest(a.size - a.used, 0)), 0) FROM allotted a WHERE a.quota_id = quota.id),
               (SELECT coalesce(string_agg(a.id || ':' || least(a.used, a.size), ',' ORDER BY a.id), '')
                  FROM allotted a WHERE a.quota_id = quota.id)
