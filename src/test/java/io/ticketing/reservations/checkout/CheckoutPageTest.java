@@ -217,21 +217,24 @@ class CheckoutPageTest {
                 + "ON s.id = p.seat_id WHERE o.code = ?1 ORDER BY s.number", code)).isEqualTo(seats);
         assertThat(sql.number("SELECT count(*) FROM carts WHERE id = ?1", cart)).isZero();
 
-        // The request log: every request the page sent carries its reference, the checkout twice.
+        // The request log: every request the page sent carries its reference, the checkout twice, each named by its
+        // route, never by the ticket, cart or order it names (contract section 6).
         List<String> pageRequests = requests.stream().filter(logged -> logged.requestId().startsWith(reference + "."))
                 .map(logged -> logged.line().replaceAll(" \\d+ ms$", "")).toList();
-        String events = "/api/v1/events/" + event;
+        String events = "/api/v1/events/{event}";
         assertThat(pageRequests).containsSubsequence(
                 "POST " + events + "/queue 201",
-                "GET " + events + "/queue/" + ticket + " 200",
+                "GET " + events + "/queue/{ticket} 200",
                 "POST " + events + "/carts 201",
-                "POST " + events + "/carts/" + cart + "/best_available 201",
-                "POST " + events + "/carts/" + cart + "/positions 409",
-                "POST " + events + "/carts/" + cart + "/extend 200",
+                "POST " + events + "/carts/{cart}/best_available 201",
+                "POST " + events + "/carts/{cart}/positions 409",
+                "POST " + events + "/carts/{cart}/extend 200",
                 "POST " + events + "/orders 503",
                 "POST " + events + "/orders 201");
-        assertThat(requests).as("CORS preflights: the page is on another origin")
-                .anyMatch(logged -> logged.line().startsWith("OPTIONS " + events + "/orders 200"));
+        assertThat(requests).extracting(Logged::line).as("no capability in the log")
+                .noneMatch(line -> line.contains(ticket) || line.contains(cart) || line.contains(code));
+        assertThat(requests).as("CORS preflights: the page is on another origin, refused before any route")
+                .anyMatch(logged -> logged.line().startsWith("OPTIONS /api/v1/events/… 200"));
         // Both checkouts the browser sent carried the one key whose record answered with the order.
         List<?> key = sql.rows("SELECT key FROM idempotency_keys WHERE key LIKE ?1 AND status = 201 AND body LIKE ?2",
                 reference + "-%", "%\"code\":\"" + code + "\"%");
@@ -265,7 +268,7 @@ class CheckoutPageTest {
         waiting.until(ExpectedConditions.textToBe(By.id("live"),
                 "Live updates are unavailable: reload the page to see what is left."));
         assertThat(requests).extracting(Logged::line)
-                .anyMatch(line -> line.startsWith("GET /api/v1/events/" + event + "/availability/stream 401"));
+                .anyMatch(line -> line.startsWith("GET /api/v1/events/{event}/availability/stream 401"));
     }
 
     /**
