@@ -52,9 +52,9 @@ public class DateResource {
         this.dates = dates;
     }
 
-    @Operation(operationId = "createDate", summary = "Add a date to an event series", description = "An event becomes a series with its first date, only while no position without a date is held, pending or paid; its seats without a date become the first date's.")
+    @Operation(operationId = "createDate", summary = "Add a date to an event series", description = "An event becomes a series with its first date, only while no position without a date is held, pending or paid and no waiting-list entry waits or holds an offer; its seats without a date become the first date's.")
     @APIResponseSchema(value = DateView.class, responseCode = "201", responseDescription = "The date")
-    @APIResponse(responseCode = "409", description = "The event's first date, while a position without a date is held, pending or paid.", extensions = @Extension(name = ApiDocs.CODES, value = "event_has_sales"))
+    @APIResponse(responseCode = "409", description = "The event's first date, while a position without a date is held, pending or paid, or a waiting-list entry waits or holds an offer.", extensions = @Extension(name = ApiDocs.CODES, value = "event_has_sales"))
     @TakesLocks
     @POST
     public Response create(@PathParam("event") String slug, @Valid @NotNull DateRequests.NewDate request) {
@@ -63,14 +63,14 @@ public class DateResource {
                 .header(HttpHeaders.ETAG, IfMatch.etag(date.version())).entity(date).build();
     }
 
-    @Operation(operationId = "listDates", summary = "List the event's dates")
+    @Operation(operationId = "listDates", summary = "List the event's dates", description = "Lists the event's dates in the order they were created, inactive ones too, each with its `prices`; page with `limit` and `cursor`. A read takes no lock.")
     @GET
     public Page<DateView> list(@PathParam("event") String slug, @QueryParam("limit") String limit,
             @QueryParam("cursor") String cursor) {
         return dates.list(events.get(slug), PageRequest.of(limit, cursor));
     }
 
-    @Operation(operationId = "getDate", summary = "Read a date")
+    @Operation(operationId = "getDate", summary = "Read a date", description = "Returns the date with its `prices` by item and the `ETag` a change sends in `If-Match`. A read takes no lock.")
     @APIResponseSchema(value = DateView.class, responseCode = "200", responseDescription = "The date")
     @GET
     @Path("/{date}")
@@ -78,7 +78,7 @@ public class DateResource {
         return view(dates.get(events.get(slug), dateId));
     }
 
-    @Operation(operationId = "updateDate", summary = "Change a date's name, times, whether it is on sale, or its prices")
+    @Operation(operationId = "updateDate", summary = "Change a date's name, times, whether it is on sale, or its prices", description = "Needs `If-Match`. `active: false` takes the date off sale; in `prices` a price sets an item's price on it and `null` removes it. Takes no lock: passes count on every date, on sale or not.")
     @APIResponseSchema(value = DateView.class, responseCode = "200", responseDescription = "The date as changed")
     @PATCH
     @Path("/{date}")
@@ -88,7 +88,7 @@ public class DateResource {
         return view(dates.update(events.get(slug), dateId, IfMatch.required(request, ifMatch), changes));
     }
 
-    @Operation(operationId = "deleteDate", summary = "Delete a date nothing belongs to or was sold for")
+    @Operation(operationId = "deleteDate", summary = "Delete a date nothing belongs to or was sold for", description = "Refused (409 `in_use`) while a quota, seat or voucher belongs to it, a live hold or any order names it, or a check-in list does; set `active` to false instead. The seating plan's seats on it go with it.")
     @APIResponse(responseCode = "204", description = "Deleted")
     @APIResponse(responseCode = "409", description = "Quotas, seats or vouchers belong to it, or it was held or sold; deactivate it instead.", extensions = @Extension(name = ApiDocs.CODES, value = "in_use"))
     @DELETE

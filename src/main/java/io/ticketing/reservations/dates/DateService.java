@@ -56,7 +56,9 @@ public class DateService {
             SELECT EXISTS (SELECT 1 FROM carts k JOIN cart_positions c ON c.cart_id = k.id
                            WHERE k.event_id = :event AND c.date_id IS NULL AND c.expires >= now())
                 OR EXISTS (SELECT 1 FROM orders o JOIN order_positions p ON p.order_id = o.id
-                           WHERE o.event_id = :event AND p.date_id IS NULL AND o.status IN ('pending', 'paid'))""";
+                           WHERE o.event_id = :event AND p.date_id IS NULL AND o.status IN ('pending', 'paid'))
+                OR EXISTS (SELECT 1 FROM waiting_list_entries w
+                           WHERE w.event_id = :event AND w.status IN ('waiting', 'offered'))""";
 
     private final DatePrices prices;
     private final Jdbc jdbc;
@@ -76,8 +78,9 @@ public class DateService {
     /**
      * A durable transaction: a new date holds the event shared while it is seated from the plan (see
      * {@link SeatingPlanService}), and the first one exclusively, since the event becomes a series only while no
-     * position of no date is held, pending or paid (contract section 10: else 409 {@code event_has_sales}). Its seats
-     * of no date become the first date's.
+     * position of no date is held, pending or paid and no waiting-list entry waits or holds an offer (contract section
+     * 10: else 409 {@code event_has_sales}; a series has no waiting list, so an offer could no longer be bought). Its
+     * seats of no date become the first date's.
      */
     @DurableTransaction
     public DateView create(Event event, DateRequests.NewDate request) {
@@ -96,7 +99,8 @@ public class DateService {
             if (first && jdbc.statement(SOLD_WITHOUT_A_DATE).set("event", event.id).list(row -> row.getBoolean(1))
                     .get(0)) {
                 throw new ApiException(409, "event_has_sales", "Conflict", "Event " + event.slug + " holds or sold"
-                        + " positions without a date; it becomes a series once none is held, pending or paid.");
+                        + " positions without a date, or its waiting list is open; it becomes a series once none is"
+                        + " held, pending or paid and no entry waits or holds an offer.");
             }
             date.persistAndFlush();
             changePrices(event, date, request.prices());

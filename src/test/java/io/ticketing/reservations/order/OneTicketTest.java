@@ -74,6 +74,29 @@ class OneTicketTest {
     }
 
     /**
+     * Section 10 again: a waiting-list entry is a promise to a buyer of the event as one night, and a series has no
+     * waiting list, so the first date waits until no entry waits or holds an offer (an offer could no longer be
+     * bought).
+     */
+    @Test
+    void anEventWhoseWaitingListIsOpenGetsNoDateUntilItsEntriesAreGone() {
+        String event = newEvent("one-ticket-waiting");
+        admin().header("If-Match", "\"0\"").body(Map.of("waiting_list", Map.of("enabled", true))).patch(EVENT, event)
+                .then().statusCode(200);
+        long ticket = newItem(event, "Ticket", "10");
+        newQuota(event, 1, List.of(ticket));
+        String held = cartWith(event, Map.of("item_id", ticket));
+        String entry = storefront().body(Map.of("item_id", ticket, "email", "wait@example.com"))
+                .post(EVENT + "/waiting_list", event).then().statusCode(201).extract().path("id");
+        storefront().delete(EVENT + "/carts/{cart}", event, held).then().statusCode(204);
+
+        admin().body(newDate()).post(EVENT + "/dates", event).then().statusCode(409)
+                .contentType("application/problem+json").body("code", equalTo("event_has_sales"));
+        storefront().delete(EVENT + "/waiting_list/{entry}", event, entry).then().statusCode(204);
+        admin().body(newDate()).post(EVENT + "/dates", event).then().statusCode(201);
+    }
+
+    /**
      * Changing a bundle's position (here into the same bundle) keeps what the bundle still brings as it is: its id,
      * secret and place at the doors. A ticket inside cannot be changed or canceled away.
      */
