@@ -10,13 +10,12 @@
 
 // What your shop's server writes into the page. A storefront token may sit in a browser: it can only read
 // availability, hold, buy and read an order by its code, and only from the origins in CORS_ORIGINS. The query
-// parameters point this page at another service: ?api=https://...&token=...&events=a,b&currency=EUR
+// parameters point this page at another service: ?api=https://...&token=...&events=a,b
 const params = new URLSearchParams(location.search);
 const CONFIG = {
   api: params.get('api') || `${location.origin}/api/v1`,
   token: params.get('token') || 'demo-storefront-token',
   events: (params.get('events') || 'demo-concert').split(','),
-  currency: params.get('currency') || 'EUR',
 };
 
 const BUSY = 'Many people are buying right now.';
@@ -178,6 +177,7 @@ async function waitInLine() {
 }
 
 let items = new Map();
+let currency = 'EUR'; // the event's, from its catalog
 let cart = null;
 let seatNames = null;
 let stream = null;
@@ -185,9 +185,10 @@ let stream = null;
 async function enter() {
   load($('event').value);
   hide('choose');
-  $('title').textContent = visit.slug;
-  if (visit.order) return showOrder(await api('GET', `/events/${visit.slug}/orders/${visit.order}`));
   const catalog = await api('GET', `/events/${visit.slug}/catalog`);
+  $('title').textContent = catalog.event.name;
+  currency = catalog.event.currency;
+  if (visit.order) return showOrder(await api('GET', `/events/${visit.slug}/orders/${visit.order}`));
   items = new Map(catalog.items.map(item => [item.item_id, item]));
   showItems(catalog.items);
   const drawn = await readPlan();
@@ -493,8 +494,8 @@ function say(text, problem = false) {
   $('status').classList.toggle('problem', problem);
 }
 
-function money(amount, currency = CONFIG.currency) {
-  return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(amount);
+function money(amount, inCurrency = currency) {
+  return new Intl.NumberFormat(undefined, { style: 'currency', currency: inCurrency }).format(amount);
 }
 
 function el(tag, properties, ...children) {

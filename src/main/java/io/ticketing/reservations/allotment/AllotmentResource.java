@@ -65,14 +65,14 @@ public class AllotmentResource {
                 .entity(AllotmentView.of(allotment)).build();
     }
 
-    @Operation(operationId = "listAllotments", summary = "List a quota's allotments, released ones too")
+    @Operation(operationId = "listAllotments", summary = "List a quota's allotments, released ones too", description = "Lists the quota's allotments in the order they were made, released ones too; page with `limit` and `cursor`. What each keeps now (`used`, `unused`) is in the quota's availability.")
     @GET
     public Page<AllotmentView> list(@PathParam("event") String slug, @PathParam("quota") long quotaId,
             @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
         return allotments.list(events.get(slug), quotaId, PageRequest.of(limit, cursor));
     }
 
-    @Operation(operationId = "getAllotment", summary = "Read an allotment")
+    @Operation(operationId = "getAllotment", summary = "Read an allotment", description = "Returns `channel`, `size` and `release_at` with the `ETag` a change sends in `If-Match`; what it keeps now (`used`, `unused`) is in the quota's availability. A read takes no lock.")
     @APIResponseSchema(value = AllotmentView.class, responseCode = "200", responseDescription = "The allotment")
     @GET
     @Path("/{allotment}")
@@ -81,7 +81,7 @@ public class AllotmentResource {
         return view(allotments.get(events.get(slug), quotaId, allotmentId));
     }
 
-    @Operation(operationId = "updateAllotment", summary = "Change what an allotment keeps, or when it releases it")
+    @Operation(operationId = "updateAllotment", summary = "Change what an allotment keeps, or when it releases it", description = "Needs `If-Match`; the channel never changes. Keeping more (a larger `size`, a later or no `release_at`) locks the quota and is refused when what is left for everyone cannot cover it; keeping less frees at once, without a lock.")
     @APIResponseSchema(value = AllotmentView.class, responseCode = "200", responseDescription = "The allotment as changed")
     @APIResponse(responseCode = "409", description = "Keeping more than what is left for everyone can cover.", extensions = @Extension(name = ApiDocs.CODES, value = "quota_exhausted"))
     @TakesLocks
@@ -94,7 +94,7 @@ public class AllotmentResource {
                 changes));
     }
 
-    @Operation(operationId = "deleteAllotment", summary = "Delete an allotment: what it kept is on sale to everyone at once")
+    @Operation(operationId = "deleteAllotment", summary = "Delete an allotment: what it kept is on sale to everyone at once", description = "Use it to end a channel's contingent before `release_at`. Takes no lock; what the channel already holds or sold stays its own.")
     @APIResponse(responseCode = "204", description = "Deleted")
     @DELETE
     @Produces({MediaType.APPLICATION_JSON, Problem.MEDIA_TYPE})

@@ -110,17 +110,18 @@ public class StorefrontAvailability implements SeatsShownFree {
     }
 
     /**
-     * What a ticket page shows, in one read: each active item sold in {@code channel} with its name, price (on the
-     * date) and what is left.
+     * What a ticket page shows, in one read: the event's name and currency, and each active item sold in
+     * {@code channel} with its name, price (on the date) and what is left.
      */
     @Transactional(Transactional.TxType.SUPPORTS)
     public InventoryViews.Catalog catalog(Event event, Long dateId, String channel) {
         Map<Long, String> onDate = dateId == null ? Map.of() : prices.ofDate(dateId);
-        return new InventoryViews.Catalog(cached(event, dateId, channel).stream()
-                .map(left -> new InventoryViews.CatalogItem(left.item().id, left.item().name,
-                        onDate.getOrDefault(left.item().id, left.item().price.toPlainString()),
-                        left.item().requiresSeat, left.available(), left.number()))
-                .toList());
+        return new InventoryViews.Catalog(new InventoryViews.CatalogEvent(event.slug, event.name, event.currency),
+                cached(event, dateId, channel).stream()
+                        .map(left -> new InventoryViews.CatalogItem(left.item().id, left.item().name,
+                                onDate.getOrDefault(left.item().id, left.item().price.toPlainString()),
+                                left.item().requiresSeat, left.available(), left.number()))
+                        .toList());
     }
 
     /**

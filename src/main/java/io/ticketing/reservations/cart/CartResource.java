@@ -50,7 +50,7 @@ public class CartResource {
         this.waitingRoom = waitingRoom;
     }
 
-    @Operation(operationId = "createCart", summary = "Open an empty cart")
+    @Operation(operationId = "createCart", summary = "Open an empty cart", description = "Called by the storefront when a buyer starts choosing; the cart's `id` is its credential. Send the `buyer_token` from the shop's server so per-buyer limits count. With the waiting room on, `Admission-Token` is required and opens one cart only.")
     @APIResponseSchema(value = CartView.class, responseCode = "201", responseDescription = "The cart; its id is its credential")
     @APIResponse(responseCode = "403", description = "A buyer no shop vouched for: a storefront names its buyer with a buyer_token.", extensions = @Extension(name = ApiDocs.CODES, value = "buyer_unverified"))
     @POST
@@ -65,7 +65,7 @@ public class CartResource {
                 .build();
     }
 
-    @Operation(operationId = "getCart", summary = "Read a cart")
+    @Operation(operationId = "getCart", summary = "Read a cart", description = "Called by the checkout page to show what is held and until when: each position's `expires`. A read takes no lock; with the waiting room on, send the cart's `Admission-Token`.")
     @GET
     @Path("/{cart}")
     public CartView get(@PathParam("event") String slug,
@@ -73,7 +73,7 @@ public class CartResource {
         return carts.view(carts.get(waitingRoom.admitted(slug, admission, cartId), cartId));
     }
 
-    @Operation(operationId = "deleteCart", summary = "Delete a cart, freeing all it holds")
+    @Operation(operationId = "deleteCart", summary = "Delete a cart, freeing all it holds", description = "Called when the buyer abandons the checkout: every hold is freed at once, without a lock, and the cart id then answers 404.")
     @APIResponse(responseCode = "204", description = "Deleted")
     @DELETE
     @Produces({MediaType.APPLICATION_JSON, Problem.MEDIA_TYPE})
@@ -85,7 +85,7 @@ public class CartResource {
     }
 
     @TakesLocks
-    @Operation(operationId = "addPositions", summary = "Hold tickets, seats and vouchers, all or none")
+    @Operation(operationId = "addPositions", summary = "Hold tickets, seats and vouchers, all or none", description = "Called when the buyer picks tickets: each position is `{item_id, quantity?, seat_guid?, voucher_code?, date_id?}` (`quantity` 1 with a seat), held for `cart_ttl_seconds`. All or nothing: one that does not fit refuses the request with its code and holds nothing.")
     @APIResponseSchema(value = CartView.class, responseCode = "201", responseDescription = "The cart with its new positions")
     @APIResponse(responseCode = "409", description = ApiDocs.SOLD_OUT_DESCRIPTION, extensions = @Extension(name = ApiDocs.CODES, value = ApiDocs.SOLD_OUT))
     @APIResponse(responseCode = "413", description = "More tickets in one request than allowed.", extensions = @Extension(name = ApiDocs.CODES, value = "too_many_positions payload_too_large"))
@@ -115,7 +115,7 @@ public class CartResource {
                 .entity(carts.view(adds.addBestAvailable(event, cartId, request))).build();
     }
 
-    @Operation(operationId = "removePosition", summary = "Give one position back")
+    @Operation(operationId = "removePosition", summary = "Give one position back", description = "Called when the buyer takes a ticket out of the cart: the capacity is free at once, without a lock. A bundle's position leaves with what it brought; a position the bundle brought cannot leave alone (409 `position_bundled`).")
     @APIResponse(responseCode = "204", description = "Removed, with what it bundles")
     @APIResponse(responseCode = "409", description = "The position came with a bundle: remove the bundle's position.", extensions = @Extension(name = ApiDocs.CODES, value = "position_bundled"))
     @DELETE
@@ -128,7 +128,7 @@ public class CartResource {
         return Response.noContent().build();
     }
 
-    @Operation(operationId = "extendCart", summary = "Extend every hold of the cart")
+    @Operation(operationId = "extendCart", summary = "Extend every hold of the cart", description = "Called when the buyer needs more time: live holds get `cart_ttl_seconds` from now without a check; expired ones are re-checked under the locks, all or nothing. No hold goes past its creation plus `CART_MAX_HOLD` (2 h by default): 409 `hold_limit`.")
     @APIResponseSchema(value = CartView.class, responseCode = "200", responseDescription = "The cart with its new deadlines")
     @APIResponse(responseCode = "409", description = "An expired hold is no longer free (see `code`), or a hold would pass its creation plus the longest hold (`hold_limit`).", extensions = @Extension(name = ApiDocs.CODES, value = ApiDocs.SOLD_OUT
             + " hold_limit"))

@@ -47,7 +47,7 @@ public class CheckinListResource {
         this.lists = lists;
     }
 
-    @Operation(operationId = "createCheckinList", summary = "Make a check-in list: the tickets valid at some doors")
+    @Operation(operationId = "createCheckinList", summary = "Make a check-in list: the tickets valid at some doors", description = "Use one list per entrance or day: `items` (null: every item) and `date_id` (null: every date) decide which tickets are valid on it. Defaults: pending orders refused (`allow_pending`), one entry at a time, re-entry after an exit allowed.")
     @APIResponseSchema(value = CheckinListView.class, responseCode = "201", responseDescription = "The list")
     @RolesAllowed(Roles.ADMIN)
     @SecurityRequirement(name = Roles.ADMIN)
@@ -58,7 +58,7 @@ public class CheckinListResource {
                 .header(HttpHeaders.ETAG, IfMatch.etag(list.version())).entity(list).build();
     }
 
-    @Operation(operationId = "listCheckinLists", summary = "List the event's check-in lists with their counts")
+    @Operation(operationId = "listCheckinLists", summary = "List the event's check-in lists with their counts", description = "Called by a scanner app (a `checkin` token) to pick its list, or by the admin: each list with `positions` (tickets valid on it) and `inside`. Page with `limit` and `cursor`; a read takes no lock.")
     @RolesAllowed(Roles.CHECKIN)
     @SecurityRequirement(name = Roles.CHECKIN)
     @GET
@@ -67,7 +67,7 @@ public class CheckinListResource {
         return lists.list(events.get(slug), PageRequest.of(limit, cursor));
     }
 
-    @Operation(operationId = "getCheckinList", summary = "Read a check-in list: how many tickets are valid on it and inside")
+    @Operation(operationId = "getCheckinList", summary = "Read a check-in list: how many tickets are valid on it and inside", description = "Called by door staff or a dashboard to watch the counts: `positions` are the paid (and, where allowed, pending) tickets of its items and date, `inside` those whose last accepted scan was an entry. A `checkin` token may read it.")
     @APIResponseSchema(value = CheckinListView.class, responseCode = "200", responseDescription = "The list")
     @RolesAllowed(Roles.CHECKIN)
     @SecurityRequirement(name = Roles.CHECKIN)
@@ -77,7 +77,7 @@ public class CheckinListResource {
         return view(lists.get(events.get(slug), listId));
     }
 
-    @Operation(operationId = "updateCheckinList", summary = "Change a check-in list's name, items, date or rules")
+    @Operation(operationId = "updateCheckinList", summary = "Change a check-in list's name, items, date or rules", description = "Needs `If-Match` with the list's `ETag`; `null` for `items` or `date_id` makes every item or date valid. Where each ticket stands is kept: a pass inside stays inside after the list moves to the next day, until it exits.")
     @APIResponseSchema(value = CheckinListView.class, responseCode = "200", responseDescription = "The list as changed")
     @RolesAllowed(Roles.ADMIN)
     @SecurityRequirement(name = Roles.ADMIN)
@@ -89,7 +89,7 @@ public class CheckinListResource {
         return view(lists.update(events.get(slug), listId, IfMatch.required(request, ifMatch), changes));
     }
 
-    @Operation(operationId = "deleteCheckinList", summary = "Delete a check-in list and its scans")
+    @Operation(operationId = "deleteCheckinList", summary = "Delete a check-in list and its scans", description = "Use it when a door closes for good: the list's scans and where each ticket stands on it are deleted, and scans sent to it then get 404; tickets and orders are untouched. A date a list names cannot be deleted until the list is.")
     @APIResponse(responseCode = "204", description = "Deleted")
     @RolesAllowed(Roles.ADMIN)
     @SecurityRequirement(name = Roles.ADMIN)

@@ -41,7 +41,7 @@ public class ScanResource {
         this.checkin = checkin;
     }
 
-    @Operation(operationId = "scanTicket", summary = "Scan a ticket at a gate: entry or exit, judged once per nonce")
+    @Operation(operationId = "scanTicket", summary = "Scan a ticket at a gate: entry or exit, judged once per nonce", description = "Called by a gate's scanner (a `checkin` token) for each code it reads: `result` is `ok`, `already_inside`, `unpaid`, `canceled`, `not_on_list` or `unknown`, and only `ok` moves the ticket. After a timeout, resend with the same `nonce`: it answers the first result.")
     @APIResponseSchema(value = ScanView.class, responseCode = "201", responseDescription = "The scan's result; only ok changed anything")
     @APIResponse(responseCode = "409", description = "The nonce was sent before on this list with another ticket or type.", extensions = @Extension(name = ApiDocs.CODES, value = "nonce_reused"))
     @Produces({MediaType.APPLICATION_JSON, Problem.MEDIA_TYPE})

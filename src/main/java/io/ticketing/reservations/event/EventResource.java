@@ -46,7 +46,7 @@ public class EventResource {
         this.events = events;
     }
 
-    @Operation(operationId = "createEvent", summary = "Create an event")
+    @Operation(operationId = "createEvent", summary = "Create an event", description = "Called by an organizer's back office to set up a sale before its items and quotas. `slug` is unique across all organizers (409 `slug_taken`); a platform token names the `organizer` (else `default`), an organizer's token creates in its own.")
     @APIResponseSchema(value = EventView.class, responseCode = "201", responseDescription = "The event")
     @APIResponse(responseCode = "409", description = "An event with this slug exists.", extensions = @Extension(name = ApiDocs.CODES, value = "slug_taken"))
     @POST
@@ -57,13 +57,13 @@ public class EventResource {
                 .header(HttpHeaders.ETAG, IfMatch.etag(event.version)).build();
     }
 
-    @Operation(operationId = "listEvents", summary = "List events, oldest first")
+    @Operation(operationId = "listEvents", summary = "List events, oldest first", description = "Lists only the events the caller's token reaches, in the order they were created; page with `limit` and `cursor`. A read: it takes no lock.")
     @GET
     public Page<EventView> list(@QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
         return events.list(PageRequest.of(limit, cursor));
     }
 
-    @Operation(operationId = "getEvent", summary = "Read an event")
+    @Operation(operationId = "getEvent", summary = "Read an event", description = "Reads the event as committed now (not the short per-replica cache the sale endpoints use), with its `version` as `ETag`: send it in `If-Match` to change the event. A read: it takes no lock.")
     @APIResponseSchema(value = EventView.class, responseCode = "200", responseDescription = "The event")
     @GET
     @Path("/{event}")
@@ -71,7 +71,7 @@ public class EventResource {
         return view(events.current(slug));
     }
 
-    @Operation(operationId = "updateEvent", summary = "Change an event's name, currency, cart TTL or payment term")
+    @Operation(operationId = "updateEvent", summary = "Change an event's name, currency, cart TTL or payment term", description = "Also sets `max_per_buyer` and turns the `waiting_room` and `waiting_list` on or off (each object replaced whole). Needs `If-Match`; takes no inventory lock. A new cart TTL or payment term applies to holds and orders made afterwards.")
     @APIResponseSchema(value = EventView.class, responseCode = "200", responseDescription = "The event as changed")
     @PATCH
     @Path("/{event}")

@@ -66,6 +66,10 @@ public final class InventoryViews {
             @Schema(nullable = true) Integer availableNumber) {
     }
 
-    public record Catalog(List<CatalogItem> items) {
+    /** The event a ticket page is for: its heading and the currency of its prices. */
+    public record CatalogEvent(String slug, String name, String currency) {
+    }
+
+    public record Catalog(CatalogEvent event, List<CatalogItem> items) {
     }
 }

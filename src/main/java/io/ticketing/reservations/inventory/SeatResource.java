@@ -52,7 +52,7 @@ public class SeatResource {
         this.seats = seats;
     }
 
-    @Operation(operationId = "createSeats", summary = "Create seats in bulk")
+    @Operation(operationId = "createSeats", summary = "Create seats in bulk", description = "Use it to seat a venue without a pretix plan: each seat names its `item_id` (an item with `requires_seat`), and `section`, `row` and `number` for best available; up to 10,000 a request. Takes no lock. A seating plan imported later replaces these seats.")
     @APIResponseSchema(value = InventoryViews.SeatList.class, responseCode = "201", responseDescription = "The seats created")
     @APIResponse(responseCode = "409", description = "A seat with one of these guids exists.", extensions = @Extension(name = ApiDocs.CODES, value = "seat_exists"))
     @POST
@@ -75,7 +75,7 @@ public class SeatResource {
                 QueryParams.bool("available", onlyAvailable), access.channel(), PageRequest.of(limit, cursor));
     }
 
-    @Operation(operationId = "getSeat", summary = "Read a seat (of one date, with date_id)")
+    @Operation(operationId = "getSeat", summary = "Read a seat (of one date, with date_id)", description = "Use it before editing a seat: its `ETag` goes in `If-Match`. Shows `x` and `y` for a plan's seat and `available` for the caller's channel; in an event with dates pass `date_id`, since a guid repeats on every date. A read takes no lock.")
     @APIResponseSchema(value = InventoryViews.SeatView.class, responseCode = "200", responseDescription = "The seat")
     @GET
     @Path("/{guid}")
@@ -87,7 +87,7 @@ public class SeatResource {
     }
 
     @TakesLocks
-    @Operation(operationId = "updateSeat", summary = "Rename, block or unblock a seat, or keep it for channels")
+    @Operation(operationId = "updateSeat", summary = "Rename, block or unblock a seat, or keep it for channels", description = "Use it to block a seat (locked, and refused while it is held, sold or bound to a voucher), to rename or unblock it, or to keep it for `channels` (no lock; holds elsewhere stay). Needs `If-Match`; `date_id` picks the date's seat.")
     @APIResponseSchema(value = InventoryViews.SeatView.class, responseCode = "200", responseDescription = "The seat as changed")
     @APIResponse(responseCode = "409", description = "The seat is held, sold or reserved by a voucher: it cannot be blocked now.", extensions = @Extension(name = ApiDocs.CODES, value = "seat_unavailable"))
     @PATCH

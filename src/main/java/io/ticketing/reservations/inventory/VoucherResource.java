@@ -53,7 +53,7 @@ public class VoucherResource {
     }
 
     @TakesLocks
-    @Operation(operationId = "createVoucher", summary = "Create a voucher")
+    @Operation(operationId = "createVoucher", summary = "Create a voucher", description = "Use it for promo codes, reserved seats or held-back contingents: restrict it to an `item_id` or `quota_id`, or bind it to a `seat_guid`. With `block_quota` or a seat it locks what it takes and is refused unless that is free; `max_usages` defaults to 1.")
     @APIResponseSchema(value = InventoryViews.VoucherView.class, responseCode = "201", responseDescription = "The voucher")
     @APIResponse(responseCode = "409", description = "The code is taken, or what the voucher would block or hold is not free.", extensions = @Extension(name = ApiDocs.CODES, value = "voucher_code_taken quota_exhausted seat_unavailable"))
     @POST
@@ -64,14 +64,14 @@ public class VoucherResource {
                 .entity(InventoryViews.VoucherView.of(voucher, request.seatGuid())).build();
     }
 
-    @Operation(operationId = "listVouchers", summary = "List the event's vouchers")
+    @Operation(operationId = "listVouchers", summary = "List the event's vouchers", description = "Lists the event's vouchers in the order they were created, waiting-list offers included, with `redeemed` beside `max_usages`. Page with `limit` and `cursor`; a read takes no lock.")
     @GET
     public Page<InventoryViews.VoucherView> list(@PathParam("event") String slug, @QueryParam("limit") String limit,
             @QueryParam("cursor") String cursor) {
         return vouchers.list(events.get(slug), PageRequest.of(limit, cursor));
     }
 
-    @Operation(operationId = "getVoucher", summary = "Read a voucher by code (ignoring case)")
+    @Operation(operationId = "getVoucher", summary = "Read a voucher by code (ignoring case)", description = "Use it to check a code a buyer reports: `redeemed`, `max_usages` and `valid_until` say what is left, and its `ETag` goes in `If-Match` for a change. A read takes no lock.")
     @APIResponseSchema(value = InventoryViews.VoucherView.class, responseCode = "200", responseDescription = "The voucher")
     @GET
     @Path("/{code}")
@@ -80,7 +80,7 @@ public class VoucherResource {
     }
 
     @TakesLocks
-    @Operation(operationId = "updateVoucher", summary = "Change a voucher's uses, expiry or blocking")
+    @Operation(operationId = "updateVoucher", summary = "Change a voucher's uses, expiry or blocking", description = "Needs `If-Match`. A change that takes capacity (more uses of a blocking voucher, `block_quota` on, a later `valid_until`) is locked and refused rather than oversell; `max_usages` cannot go below the uses redeemed or held. `valid_until: null` removes the expiry.")
     @APIResponseSchema(value = InventoryViews.VoucherView.class, responseCode = "200", responseDescription = "The voucher as changed")
     @APIResponse(responseCode = "409", description = "What the change would take is not free, or max_usages would go below the uses redeemed or held.", extensions = @Extension(name = ApiDocs.CODES, value = "quota_exhausted seat_unavailable in_use"))
     @PATCH
@@ -91,7 +91,7 @@ public class VoucherResource {
         return view(vouchers.update(events.get(slug), code, IfMatch.required(request, ifMatch), changes));
     }
 
-    @Operation(operationId = "deleteVoucher", summary = "Delete a voucher nothing was held, sold or redeemed with")
+    @Operation(operationId = "deleteVoucher", summary = "Delete a voucher nothing was held, sold or redeemed with", description = "Refused (409 `in_use`) once it is held in a cart, redeemed, or is a waiting-list offer; end it with `valid_until` instead. Deleting a blocking voucher frees what it blocked at once; it takes no lock.")
     @APIResponse(responseCode = "204", description = "Deleted")
     @APIResponse(responseCode = "409", description = "Held in a cart or used in an order.", extensions = @Extension(name = ApiDocs.CODES, value = "in_use"))
     @DELETE

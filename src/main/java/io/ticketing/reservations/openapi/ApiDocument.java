@@ -36,6 +36,8 @@ import io.ticketing.reservations.http.PageRequest;
  * example; {@code Retry-After} and {@code WWW-Authenticate} where they are sent; {@code ETag} on versioned
  * resources.</li>
  * </ul>
+ * Each of these is written once, in {@code components}, and referenced ({@link SharedComponents}): a storefront
+ * team loads and reads the document in one sitting.
  */
 public class ApiDocument implements OASFilter {
 
@@ -80,14 +82,17 @@ public class ApiDocument implements OASFilter {
         SCHEMES.forEach((name, description) -> api.getComponents().addSecurityScheme(name,
                 OASFactory.createSecurityScheme().type(SecurityScheme.Type.HTTP).scheme("bearer")
                         .description(description)));
-        api.getComponents().addSchema("Problem", ProblemResponses.problemSchema());
+        api.servers(List.of(OASFactory.createServer().url("/")
+                .description("The service that serves this document, at the same address.")));
         api.getComponents().addSchema("FieldError", OASFactory.createSchema().addType(SchemaType.OBJECT)
                 .addProperty("field", string("The field, in snake_case, such as `positions[0].quantity`."))
                 .addProperty("message", string("What is wrong with it.")).required(List.of("field", "message")));
         api.getComponents().getSchemas().values().forEach(ApiDocument::inlineTimes);
+        api.getComponents().removeSchema(INSTANT_REF.substring(INSTANT_REF.lastIndexOf('/') + 1));
+        SharedComponents shared = new SharedComponents(api.getComponents());
         api.getPaths().getPathItems().forEach((path, item) -> {
             if (path.startsWith(API)) {
-                item.getOperations().forEach((method, operation) -> complete(path, method, operation));
+                item.getOperations().forEach((method, operation) -> complete(path, method, operation, shared));
             }
         });
     }
@@ -108,7 +113,8 @@ public class ApiDocument implements OASFilter {
         }
     }
 
-    private static void complete(String path, PathItem.HttpMethod method, Operation operation) {
+    private static void complete(String path, PathItem.HttpMethod method, Operation operation,
+            SharedComponents shared) {
         List<String> declared = operation.getSecurity() == null
                 ? List.of()
                 : operation.getSecurity().stream().flatMap(requirement -> requirement.getSchemes().keySet().stream())
@@ -134,13 +140,12 @@ public class ApiDocument implements OASFilter {
         add(codes, "400", "validation_failed");
         add(codes, "401", "unauthorized");
         add(codes, "403", "forbidden");
-        if (operation.getParameters() != null) {
-            operation.getParameters().stream().filter(parameter -> ADMISSION_TOKEN.equals(parameter.getName()))
-                    .forEach(parameter -> {
-                        parameter.setDescription("While the event's waiting room is on: the admission token of an"
-                                + " admitted queue ticket of this event; without one, 403 admission_required.");
-                        add(codes, "403", "admission_required");
-                    });
+        if (declares(operation, ADMISSION_TOKEN)) {
+            replaceParameter(operation, ADMISSION_TOKEN, shared.parameter("AdmissionToken", () -> header(
+                    ADMISSION_TOKEN, false, "While the event's waiting room is on: the admission token of an"
+                            + " admitted queue ticket of this event; without one, 403 admission_required.")
+                    .schema(string(null))));
+            add(codes, "403", "admission_required");
         }
         if (path.contains("{")) {
             add(codes, "404", "not_found");
@@ -155,15 +160,16 @@ public class ApiDocument implements OASFilter {
             add(codes, "415", "unsupported_media_type");
         }
         if (method == PathItem.HttpMethod.POST) {
-            operation.addParameter(header("Idempotency-Key", false, "Makes a retry safe: the same key with the"
-                    + " same body, for the same token, within 24 hours, replays the first answer instead of running"
-                    + " again. 1 to 255 characters.").schema(string(null).maxLength(255)));
+            operation.addParameter(shared.parameter("IdempotencyKey", () -> header("Idempotency-Key", false,
+                    "Makes a retry safe: the same key with the same body, for the same token, within 24 hours,"
+                            + " replays the first answer instead of running again. 1 to 255 characters.")
+                    .schema(string(null).maxLength(255))));
             add(codes, "409", "idempotency_key_in_use");
             add(codes, "422", "idempotency_key_reused");
         }
         if (method == PathItem.HttpMethod.PATCH || declares(operation, "If-Match")) {
             boolean required = method != PathItem.HttpMethod.PUT;
-            describeIfMatch(operation, required);
+            replaceParameter(operation, "If-Match", ifMatch(shared, required));
             add(codes, "412", "version_conflict");
             if (required) {
                 add(codes, "428", "precondition_required");
@@ -174,10 +180,10 @@ public class ApiDocument implements OASFilter {
             add(codes, "503", "inventory_changed");
         }
         codes.forEach((status, values) -> operation.getResponses().addAPIResponse(status,
-                ProblemResponses.of(status, values)));
+                shared.refusal(status, values)));
         operation.getResponses().getAPIResponses().forEach((status, response) -> {
             if (status.startsWith("2")) {
-                describeSuccess(method, response);
+                describeSuccess(method, response, shared);
             }
         });
     }
@@ -186,22 +192,23 @@ public class ApiDocument implements OASFilter {
         codes.computeIfAbsent(status, s -> new LinkedHashSet<>()).add(code);
     }
 
-    private static void describeSuccess(PathItem.HttpMethod method, APIResponse response) {
+    private static void describeSuccess(PathItem.HttpMethod method, APIResponse response, SharedComponents shared) {
         if (response.getContent() == null) {
             return;
         }
         response.getContent().getMediaTypes().values().forEach(media -> {
             String ref = media.getSchema() == null ? null : media.getSchema().getRef();
             if (ref != null && VERSIONED.contains(ref.substring(ref.lastIndexOf('/') + 1))) {
-                response.addHeader("ETag", OASFactory.createHeader().required(true)
+                response.addHeader("ETag", shared.header("ETag", () -> OASFactory.createHeader().required(true)
                         .description("The version; send it back in If-Match to change the resource.")
-                        .schema(string(null)));
+                        .schema(string(null))));
             }
         });
         if (method == PathItem.HttpMethod.POST) {
-            response.addHeader("Idempotent-Replayed", OASFactory.createHeader().required(false)
+            response.addHeader("Idempotent-Replayed", shared.header("IdempotentReplayed", () -> OASFactory
+                    .createHeader().required(false)
                     .description("`true` when this answer replays the first request with the same Idempotency-Key.")
-                    .schema(string(null)));
+                    .schema(string(null))));
         }
     }
 
@@ -235,21 +242,30 @@ public class ApiDocument implements OASFilter {
 
     private static boolean declares(Operation operation, String header) {
         return operation.getParameters() != null
-                && operation.getParameters().stream().anyMatch(p -> p.getName().equalsIgnoreCase(header));
+                && operation.getParameters().stream().anyMatch(p -> header.equalsIgnoreCase(p.getName()));
     }
 
-    private static void describeIfMatch(Operation operation, boolean required) {
-        Parameter ifMatch = operation.getParameters() == null
-                ? null
-                : operation.getParameters().stream().filter(p -> p.getName().equalsIgnoreCase("If-Match"))
-                        .findFirst().orElse(null);
-        if (ifMatch == null) {
-            ifMatch = header("If-Match", required, null).schema(string(null));
-            operation.addParameter(ifMatch);
+    /** The operation's own parameter {@code name}, or none, replaced by the shared one, in its place. */
+    private static void replaceParameter(Operation operation, String name, Parameter shared) {
+        List<Parameter> parameters = new ArrayList<>(
+                operation.getParameters() == null ? List.of() : operation.getParameters());
+        int at = parameters.indexOf(parameters.stream().filter(p -> name.equalsIgnoreCase(p.getName())).findFirst()
+                .orElse(null));
+        if (at < 0) {
+            parameters.add(shared);
+        } else {
+            parameters.set(at, shared);
         }
-        ifMatch.required(required).description(required
-                ? "The ETag of the resource as last read; a stale one is 412, none 428."
-                : "Optional: the ETag of the resource as last read, to replace only that version; a stale one is 412.");
+        operation.setParameters(parameters);
+    }
+
+    private static Parameter ifMatch(SharedComponents shared, boolean required) {
+        return required
+                ? shared.parameter("IfMatch", () -> header("If-Match", true,
+                        "The ETag of the resource as last read; a stale one is 412, none 428.").schema(string(null)))
+                : shared.parameter("IfMatchOptional", () -> header("If-Match", false, "Optional: the ETag of the"
+                        + " resource as last read, to replace only that version; a stale one is 412.")
+                        .schema(string(null)));
     }
 
     private static Parameter header(String name, boolean required, String description) {

@@ -1,10 +1,13 @@
 package io.ticketing.reservations.openapi;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.models.media.Schema;
@@ -15,6 +18,9 @@ import io.ticketing.reservations.problem.Problem;
 
 /** The refusals {@link ApiDocument} lists for every operation: each status's problem, its codes and headers. */
 final class ProblemResponses {
+
+    /** A claim's refusals, named as one in a refusal's name: most answers that sell carry all of them. */
+    private static final List<String> SOLD_OUT = List.of(ApiDocs.SOLD_OUT.split(" "));
 
     private record Refusal(String title, String description) {
     }
@@ -41,6 +47,22 @@ final class ProblemResponses {
                             + " Idempotency-Key.")));
 
     private ProblemResponses() {
+    }
+
+    /**
+     * The name of the refusal carrying {@code codes}, as they are listed: {@code quota_exhausted in_use} is
+     * {@code QuotaExhaustedOrInUse}.
+     */
+    static String name(Set<String> codes) {
+        List<String> words = new ArrayList<>();
+        Set<String> rest = new LinkedHashSet<>(codes);
+        if (rest.containsAll(SOLD_OUT)) {
+            rest.removeAll(SOLD_OUT);
+            words.add("SoldOut");
+        }
+        rest.forEach(code -> words.add(Arrays.stream(code.split("_"))
+                .map(word -> Character.toUpperCase(word.charAt(0)) + word.substring(1)).collect(Collectors.joining())));
+        return String.join("Or", words);
     }
 
     /** The answer of {@code status} whose problem carries one of {@code codes}, with an example and its headers. */
@@ -75,7 +97,7 @@ final class ProblemResponses {
         return response;
     }
 
-    static Schema problemSchema() {
+    private static Schema problemSchema() {
         return OASFactory.createSchema().addType(SchemaType.OBJECT)
                 .description("An RFC 9457 problem. Further members name what ran out (`item_id`, `quota_id`,"
                         + " `seat_guid`, `voucher_code`, `available_number`, ...).")

@@ -62,7 +62,7 @@ public class OrderResource {
         this.search = search;
     }
 
-    @Operation(operationId = "checkout", summary = "Turn a cart into a pending order")
+    @Operation(operationId = "checkout", summary = "Turn a cart into a pending order", description = "Called by the checkout page when the buyer confirms, before payment: live holds carry over, expired ones are re-checked under the locks. The order is `pending` until `expires` (`payment_term_seconds` from now); vouchers are redeemed, the cart is gone.")
     @APIResponseSchema(value = OrderView.class, responseCode = "201", responseDescription = "The order; its code is its credential")
     @APIResponse(responseCode = "409", description = "The cart is empty, or an expired hold is no longer free.", extensions = @Extension(name = ApiDocs.CODES, value = ApiDocs.SOLD_OUT
             + " cart_empty"))
@@ -80,7 +80,7 @@ public class OrderResource {
     }
 
     /** Newest first; {@code email} ignores case. */
-    @Operation(operationId = "listOrders", summary = "Find orders, newest first")
+    @Operation(operationId = "listOrders", summary = "Find orders, newest first", description = "Use it in the admin to find a buyer's orders: filter by `status`, `email` (ignoring case), `created_after` and `created_before`; page with `limit` and `cursor`. Rows are summaries without positions or ticket secrets; a read takes no lock.")
     @GET
     @RolesAllowed(Roles.ADMIN)
     @SecurityRequirement(name = Roles.ADMIN)
@@ -98,7 +98,7 @@ public class OrderResource {
      * The code is the order's credential, so a storefront may read any order whose code it holds. The ETag is its
      * version, which a change must send back.
      */
-    @Operation(operationId = "getOrder", summary = "Read an order by its code")
+    @Operation(operationId = "getOrder", summary = "Read an order by its code", description = "Called by the confirmation page or a buyer's order link: the order `code` is the credential, so a storefront token reads any order whose code it holds. The answer carries the tickets' `secret`s; its `ETag` is the `version` an order change sends in `If-Match`.")
     @APIResponseSchema(value = OrderView.class, responseCode = "200", responseDescription = "The order")
     @GET
     @Path("/{code}")
@@ -142,7 +142,7 @@ public class OrderResource {
         return withVersion(orders.view(event, transfers.transfer(event, code, position, receiver)));
     }
 
-    @Operation(operationId = "markOrderPaid", summary = "Mark a pending (or expired, if still free) order paid")
+    @Operation(operationId = "markOrderPaid", summary = "Mark a pending (or expired, if still free) order paid", description = "Called by the payment integration once the payment is confirmed. A pending order becomes paid as it is; an expired one only if its items, seats and vouchers are still free, checked under the locks. Sends the webhook `order.paid`.")
     @APIResponseSchema(value = OrderView.class, responseCode = "200", responseDescription = "The paid order")
     @APIResponse(responseCode = "409", description = "The order is canceled or paid, or it expired and what it held was taken.", extensions = @Extension(name = ApiDocs.CODES, value = ApiDocs.SOLD_OUT
             + " order_state"))
@@ -156,7 +156,7 @@ public class OrderResource {
         return Response.ok(orders.view(event, orders.markPaid(event, code))).build();
     }
 
-    @Operation(operationId = "cancelOrder", summary = "Cancel a pending or paid order, freeing what it holds")
+    @Operation(operationId = "cancelOrder", summary = "Cancel a pending or paid order, freeing what it holds", description = "Use it for a refund or a payment that failed for good. Capacity, seats and voucher uses are free again at once, without a lock (a waiting-list offer's uses stay spent: what they held goes back to the list); sends the webhook `order.canceled`.")
     @APIResponseSchema(value = OrderView.class, responseCode = "200", responseDescription = "The canceled order")
     @APIResponse(responseCode = "409", description = "The order is not pending or paid.", extensions = @Extension(name = ApiDocs.CODES, value = "order_state"))
     @POST

@@ -48,7 +48,7 @@ public class ChannelResource {
         this.channels = channels;
     }
 
-    @Operation(operationId = "createChannel", summary = "Create a sales channel of the organizer (a box office, a reseller)")
+    @Operation(operationId = "createChannel", summary = "Create a sales channel of the organizer (a box office, a reseller)", description = "Use it before making tokens, items, seats or allotments that name the channel by its `slug`, which is unique in the organizer and never changes. Every organizer already has `web`.")
     @APIResponseSchema(value = ChannelView.class, responseCode = "201", responseDescription = "The channel")
     @APIResponse(responseCode = "409", description = "The organizer has a channel with this slug.", extensions = @Extension(name = ApiDocs.CODES, value = "slug_taken"))
     @POST
@@ -59,14 +59,14 @@ public class ChannelResource {
                 .header(HttpHeaders.ETAG, IfMatch.etag(channel.version)).entity(ChannelView.of(channel)).build();
     }
 
-    @Operation(operationId = "listChannels", summary = "List the organizer's channels, oldest first (web first)")
+    @Operation(operationId = "listChannels", summary = "List the organizer's channels, oldest first (web first)", description = "Lists the organizer's channels in the order they were made, `web` first; page with `limit` and `cursor`. For the organizer's admin tokens and the platform's; a read takes no lock.")
     @GET
     public Page<ChannelView> list(@PathParam("organizer") String organizer, @QueryParam("limit") String limit,
             @QueryParam("cursor") String cursor) {
         return channels.list(organizer, PageRequest.of(limit, cursor));
     }
 
-    @Operation(operationId = "getChannel", summary = "Read a channel")
+    @Operation(operationId = "getChannel", summary = "Read a channel", description = "Returns the channel's `slug`, `name` and the `ETag` a rename sends in `If-Match`. A read takes no lock.")
     @APIResponseSchema(value = ChannelView.class, responseCode = "200", responseDescription = "The channel")
     @GET
     @Path("/{channel}")
@@ -74,7 +74,7 @@ public class ChannelResource {
         return view(channels.get(organizer, slug));
     }
 
-    @Operation(operationId = "updateChannel", summary = "Rename a channel; its slug never changes")
+    @Operation(operationId = "updateChannel", summary = "Rename a channel; its slug never changes", description = "Needs `If-Match` with the channel's `ETag`. Only `name` changes: tokens, items, seats, carts and orders name the channel by its `slug`.")
     @APIResponseSchema(value = ChannelView.class, responseCode = "200", responseDescription = "The channel as changed")
     @PATCH
     @Path("/{channel}")
@@ -84,7 +84,7 @@ public class ChannelResource {
         return view(channels.update(organizer, slug, IfMatch.required(request, ifMatch), changes));
     }
 
-    @Operation(operationId = "deleteChannel", summary = "Delete a channel nothing names and nothing was sold in")
+    @Operation(operationId = "deleteChannel", summary = "Delete a channel nothing names and nothing was sold in", description = "Refused (409 `in_use`) for `web`, and for a channel that a token in use, an item, a seat or an allotment names, or that any cart or order was sold in: its slug stays history in those orders.")
     @APIResponse(responseCode = "204", description = "Deleted")
     @APIResponse(responseCode = "409", description = "The web channel, or one a token, item or seat names or that sold something.", extensions = @Extension(name = ApiDocs.CODES, value = "in_use"))
     @DELETE

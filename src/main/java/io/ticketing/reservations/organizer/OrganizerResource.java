@@ -46,7 +46,7 @@ public class OrganizerResource {
         this.organizers = organizers;
     }
 
-    @Operation(operationId = "createOrganizer", summary = "Create an organizer (platform tokens only)")
+    @Operation(operationId = "createOrganizer", summary = "Create an organizer (platform tokens only)", description = "Use it to onboard a tenant; its `web` channel is made with it, and its `slug` never changes. Then create its API tokens (`POST .../tokens`) so it can manage its own events.")
     @APIResponseSchema(value = OrganizerView.class, responseCode = "201", responseDescription = "The organizer")
     @APIResponse(responseCode = "409", description = "An organizer with this slug exists.", extensions = @Extension(name = ApiDocs.CODES, value = "slug_taken"))
     @POST
@@ -59,7 +59,7 @@ public class OrganizerResource {
                 .build();
     }
 
-    @Operation(operationId = "listOrganizers", summary = "List organizers, oldest first (platform tokens only)")
+    @Operation(operationId = "listOrganizers", summary = "List organizers, oldest first (platform tokens only)", description = "Lists every organizer in the order they were made; page with `limit` and `cursor`. An organizer's token gets 403; a read takes no lock.")
     @GET
     @RolesAllowed(Roles.PLATFORM)
     @SecurityRequirement(name = Roles.PLATFORM)
@@ -67,7 +67,7 @@ public class OrganizerResource {
         return organizers.list(PageRequest.of(limit, cursor));
     }
 
-    @Operation(operationId = "getOrganizer", summary = "Read an organizer")
+    @Operation(operationId = "getOrganizer", summary = "Read an organizer", description = "Use it to check an organizer before a rename: its `ETag` goes in `If-Match`. Platform tokens only (an organizer's token gets 403); a read takes no lock.")
     @APIResponseSchema(value = OrganizerView.class, responseCode = "200", responseDescription = "The organizer")
     @GET
     @Path("/{organizer}")
@@ -77,7 +77,7 @@ public class OrganizerResource {
         return view(organizers.get(slug));
     }
 
-    @Operation(operationId = "updateOrganizer", summary = "Rename an organizer (platform tokens only)")
+    @Operation(operationId = "updateOrganizer", summary = "Rename an organizer (platform tokens only)", description = "Needs `If-Match` with the organizer's `ETag`. Only `name` changes: events and tokens name the organizer by its `slug`.")
     @APIResponseSchema(value = OrganizerView.class, responseCode = "200", responseDescription = "The organizer as changed")
     @PATCH
     @Path("/{organizer}")
@@ -88,7 +88,7 @@ public class OrganizerResource {
         return view(organizers.update(slug, IfMatch.required(request, ifMatch), changes));
     }
 
-    @Operation(operationId = "createToken", summary = "Create an API token of the organizer; its secret is shown once")
+    @Operation(operationId = "createToken", summary = "Create an API token of the organizer; its secret is shown once", description = "Use it to give a shop, box office or door scanner its own credential: `scope` (`admin`, `storefront` or `checkin`), optional `events`, `expires_at` and `channel` (default `web`). Only a hash of `token` is kept; an `Idempotency-Key` replay answers `token` null.")
     @APIResponseSchema(value = TokenView.class, responseCode = "201", responseDescription = "The token, with its secret in `token`: keep it, it is never shown again")
     @POST
     @Path("/{organizer}/tokens")
@@ -101,7 +101,7 @@ public class OrganizerResource {
                 .build();
     }
 
-    @Operation(operationId = "listTokens", summary = "List the organizer's tokens in use, without their secrets")
+    @Operation(operationId = "listTokens", summary = "List the organizer's tokens in use, without their secrets", description = "Lists the tokens not revoked, oldest first, with `prefix` and `last_used_at` (at most a minute behind) to tell them apart, never the secret. Page with `limit` and `cursor`.")
     @GET
     @Path("/{organizer}/tokens")
     @RolesAllowed(Roles.ADMIN)
@@ -111,7 +111,7 @@ public class OrganizerResource {
         return organizers.tokens(slug, PageRequest.of(limit, cursor));
     }
 
-    @Operation(operationId = "revokeToken", summary = "Revoke a token: refused by every replica within two seconds")
+    @Operation(operationId = "revokeToken", summary = "Revoke a token: refused by every replica within two seconds", description = "Use it to rotate: create a new token, move to it, then revoke the old one. An availability stream opened with the revoked token ends at its next reading.")
     @APIResponse(responseCode = "204", description = "Revoked")
     @DELETE
     @Produces({MediaType.APPLICATION_JSON, Problem.MEDIA_TYPE})

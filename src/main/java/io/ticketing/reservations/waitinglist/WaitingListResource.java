@@ -76,7 +76,7 @@ public class WaitingListResource {
                 .header(HttpHeaders.ETAG, IfMatch.etag(entry.version())).entity(entry).build();
     }
 
-    @Operation(operationId = "getWaitingListEntry", summary = "Read a waiting-list entry: its position, or its offer")
+    @Operation(operationId = "getWaitingListEntry", summary = "Read a waiting-list entry: its position, or its offer", description = "Called by the storefront to show a buyer where they stand: `position` while waiting, then `offer.voucher_code` and `offer.valid_until` once offered. The entry id is the credential; a read takes no lock.")
     @APIResponseSchema(value = WaitingListView.class, responseCode = "200", responseDescription = "The entry")
     @GET
     @Path("/{entry}")
@@ -87,7 +87,7 @@ public class WaitingListResource {
         return Response.ok(entry).header(HttpHeaders.ETAG, IfMatch.etag(entry.version())).build();
     }
 
-    @Operation(operationId = "leaveWaitingList", summary = "Leave the waiting list, and give back an unused offer")
+    @Operation(operationId = "leaveWaitingList", summary = "Leave the waiting list, and give back an unused offer", description = "Called when the buyer no longer wants the places. A waiting or offered entry becomes `canceled`; an unused offer ends at once (its voucher's `valid_until` becomes now) and what it kept goes to the next entries. Takes no inventory lock.")
     @APIResponse(responseCode = "204", description = "Left; an entry already over stays as it was")
     @DELETE
     @Produces({MediaType.APPLICATION_JSON, Problem.MEDIA_TYPE})
@@ -99,7 +99,7 @@ public class WaitingListResource {
         return Response.noContent().build();
     }
 
-    @Operation(operationId = "listWaitingList", summary = "List the event's waiting-list entries, oldest first")
+    @Operation(operationId = "listWaitingList", summary = "List the event's waiting-list entries, oldest first", description = "Use it in the admin to see who waits for what: filter by `status` and `item_id`, page with `limit` and `cursor`. Entries come in the order they joined, not the order of offers (which also follows `priority`); a read takes no lock.")
     @GET
     @RolesAllowed(Roles.ADMIN)
     @SecurityRequirement(name = Roles.ADMIN)
@@ -109,7 +109,7 @@ public class WaitingListResource {
         return list.list(events.get(slug), status, QueryParams.id("item_id", itemId), PageRequest.of(limit, cursor));
     }
 
-    @Operation(operationId = "updateWaitingListEntry", summary = "Change an entry's priority: higher is offered first")
+    @Operation(operationId = "updateWaitingListEntry", summary = "Change an entry's priority: higher is offered first", description = "Use it to move a buyer ahead of (or behind) others waiting for the same item; equal priorities go oldest first. Needs the entry's `ETag` in `If-Match`; a changed `priority` queues a new offer run.")
     @APIResponseSchema(value = WaitingListView.class, responseCode = "200", responseDescription = "The entry as changed")
     @PATCH
     @Path("/{entry}")

@@ -152,6 +152,8 @@ class CheckoutPageTest {
         room(event, 600);
         waiting.until(ExpectedConditions.textToBe(By.id("status"), "It is your turn: choose your tickets."));
         waitForLeft(standing, "3");
+        assertThat(browser.findElement(By.id("title")).getText()).as("the heading names the event, not its slug")
+                .isEqualTo("checkout");
         Chromium.screenshot(browser, "3-on-sale");
         JsonNode visit = visit(event);
         String reference = visit.path("reference").asText();

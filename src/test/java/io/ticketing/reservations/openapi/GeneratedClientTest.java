@@ -89,6 +89,7 @@ class GeneratedClientTest {
         assertThat(repriced.getPrice()).isEqualTo("45.00");
 
         Catalog catalog = new InventoryApi(storefront).getCatalog(event, null);
+        assertThat(catalog.getEvent().getSlug()).isEqualTo(event);
         assertThat(catalog.getItems()).extracting(item -> item.getName() + " " + item.getPrice() + " "
                 + item.getAvailableNumber()).containsExactly("Standing 45.00 100", "Balcony 89.00 2");
 

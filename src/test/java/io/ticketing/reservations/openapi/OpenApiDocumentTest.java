@@ -4,6 +4,8 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,6 +16,7 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -41,6 +44,30 @@ class OpenApiDocumentTest {
             Files.writeString(fresh, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(served));
             throw new AssertionError("The served OpenAPI document differs from " + COMMITTED + ": review " + fresh
                     + " and copy it there if the change is meant.");
+        }
+    }
+
+    /**
+     * What every operation shares is written once, in {@code components}: the document stays small enough for a
+     * reader and an editor to load, and an operation adds only its own parts.
+     */
+    @Test
+    void shouldStayReadableInOneSitting() throws IOException {
+        String document = given().get("/q/openapi?format=json").then().statusCode(200).extract().asString();
+        int bytes = document.getBytes(StandardCharsets.UTF_8).length;
+        assertThat(bytes).as("bytes").isLessThanOrEqualTo(400 * 1024);
+        JSON.readTree(document).path("paths").properties().forEach(path -> path.getValue().properties()
+                .forEach(operation -> assertThat(pretty(operation.getValue()).length())
+                        .as(operation.getKey() + " " + path.getKey()).isLessThanOrEqualTo(4 * 1024)));
+        assertThat(document).as("the problem example is written once").containsOnlyOnce("\"code\" : \"unauthorized\"");
+        System.out.printf("openapi: %d bytes%n", bytes);
+    }
+
+    private static String pretty(JsonNode node) {
+        try {
+            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(node);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -79,7 +106,7 @@ class OpenApiDocumentTest {
                 operations++;
                 assertThat(operation.path("operationId").asText()).as(name).isNotEmpty();
                 assertThat(operation.path("security").toString()).as(name).contains("platform");
-                JsonNode responses = operation.path("responses");
+                JsonNode responses = resolved(document, operation.path("responses"));
                 assertThat(responses.properties()).as(name).anyMatch(status -> status.getKey().startsWith("2"));
                 for (String status : List.of("400", "401", "403", "406", "413", "414", "431", "503")) {
                     assertThat(responses.has(status)).as(name + " " + status).isTrue();
@@ -100,12 +127,13 @@ class OpenApiDocumentTest {
                     assertThat(problem.path("example").path("code").asText()).as(name).isNotEmpty();
                 }
                 if (method.equals("post")) {
-                    assertThat(parameterNames(operation)).as(name).contains("Idempotency-Key");
+                    assertThat(parameterNames(document, operation)).as(name).contains("Idempotency-Key");
                     assertThat(responses.has("422")).as(name).isTrue();
                 }
                 if (method.equals("patch")) {
-                    assertThat(operation.path("parameters")).as(name).anyMatch(parameter -> parameter.path("name")
-                            .asText().equals("If-Match") && parameter.path("required").asBoolean());
+                    assertThat(operation.path("parameters")).as(name).map(parameter -> resolved(document, parameter))
+                            .anyMatch(parameter -> parameter.path("name").asText().equals("If-Match")
+                                    && parameter.path("required").asBoolean());
                     assertThat(responses.has("412") && responses.has("428")).as(name).isTrue();
                 }
             }
@@ -115,10 +143,27 @@ class OpenApiDocumentTest {
         System.out.printf("openapi: %d operations, %d responses, %d examples%n", operations, statuses, examples);
     }
 
-    private static List<String> parameterNames(JsonNode operation) {
+    private static List<String> parameterNames(JsonNode document, JsonNode operation) {
         List<String> names = new ArrayList<>();
-        operation.path("parameters").forEach(parameter -> names.add(parameter.path("name").asText()));
+        operation.path("parameters").forEach(parameter -> names.add(resolved(document, parameter).path("name")
+                .asText()));
         return names;
+    }
+
+    /** {@code node} with each member that is a {@code $ref} into {@code components} replaced by what it names. */
+    private static JsonNode resolved(JsonNode document, JsonNode node) {
+        if (node.has("$ref")) {
+            JsonNode target = document.at(node.path("$ref").asText().substring(1));
+            assertThat(target.isMissingNode()).as(node.path("$ref").asText()).isFalse();
+            return target;
+        }
+        ObjectNode copy = node.deepCopy();
+        node.properties().forEach(member -> {
+            if (member.getValue().has("$ref")) {
+                copy.set(member.getKey(), resolved(document, member.getValue()));
+            }
+        });
+        return copy;
     }
 
     private static void collectPropertyNames(JsonNode schema, List<String> names) {
