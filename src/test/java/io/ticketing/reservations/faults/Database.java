@@ -7,7 +7,13 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,8 +23,9 @@ import io.ticketing.reservations.startup.EmbeddedDatabase;
 import io.ticketing.reservations.support.Eventually;
 
 /**
- * One PostgreSQL server the fault suite can stop the hard ways and start again on the same data and port, and,
- * where PgBouncer is installed, a PgBouncer in transaction mode in front of it.
+ * One PostgreSQL server the fault suite can stop the hard ways and start again on the same data and port, a
+ * streaming standby of it to promote, and, where PgBouncer is installed, a PgBouncer in transaction mode in front of
+ * it.
  */
 final class Database implements AutoCloseable {
 
@@ -26,7 +33,9 @@ final class Database implements AutoCloseable {
         /** {@code pg_ctl stop -m fast}: SIGINT to the postmaster; sessions are cut, the server shuts down cleanly. */
         FAST("-INT"),
         /** {@code pg_ctl stop -m immediate}: SIGQUIT; no clean shutdown, crash recovery at the next start. */
-        IMMEDIATE("-QUIT");
+        IMMEDIATE("-QUIT"),
+        /** {@code kill -9} of the postmaster and every backend: the machine is gone, nothing is flushed or said. */
+        KILL("-KILL");
 
         private final String signal;
 
@@ -56,6 +65,10 @@ final class Database implements AutoCloseable {
         return "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
     }
 
+    int port() {
+        return port;
+    }
+
     String username() {
         return server.username();
     }
@@ -67,7 +80,12 @@ final class Database implements AutoCloseable {
     /** Stops the server the given way, and returns once its postmaster is gone. */
     void stop(Stop how) throws Exception {
         long postmaster = Long.parseLong(Files.readAllLines(directory.resolve("data/postmaster.pid")).get(0).trim());
+        List<ProcessHandle> backends = ProcessHandle.of(postmaster).map(p -> p.descendants().toList())
+                .orElse(List.of());
         run("kill", how.signal, Long.toString(postmaster));
+        if (how == Stop.KILL) {
+            backends.forEach(ProcessHandle::destroyForcibly);
+        }
         Eventually.within(Duration.ofSeconds(30), "PostgreSQL stopped",
                 () -> ProcessHandle.of(postmaster).map(process -> !process.isAlive()).orElse(true));
         try {
@@ -81,6 +99,82 @@ final class Database implements AutoCloseable {
     /** Starts the server again on its data (after {@link Stop#IMMEDIATE}, with crash recovery). */
     void startAgain() {
         server = EmbeddedDatabase.persistent(directory, port);
+    }
+
+    /**
+     * A streaming standby of this server on a port of its own, from a copy of the data taken while the server was
+     * stopped cleanly (zonky's binaries have no pg_basebackup). Synchronous: the server answers a commit only once the
+     * standby has it on disk ({@code synchronous_standby_names}), as CloudNativePG's {@code prod} keeps one replica.
+     * Returns once the standby streams (in sync, if asked).
+     */
+    Database standby(boolean synchronous) throws Exception {
+        stop(Stop.FAST);
+        Path copy = directory.resolveSibling(directory.getFileName() + "-standby");
+        deleteRecursively(copy);
+        Path data = directory.resolve("data");
+        try (Stream<Path> files = Files.walk(data)) {
+            for (Path file : files.toList()) {
+                Path target = copy.resolve("data").resolve(data.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(target);
+                } else if (!file.getFileName().toString().equals("postmaster.pid")) {
+                    Files.copy(file, target);
+                }
+            }
+        }
+        Files.setPosixFilePermissions(copy.resolve("data"), PosixFilePermissions.fromString("rwx------"));
+        Files.writeString(copy.resolve("data/standby.signal"), "");
+        Files.writeString(copy.resolve("data/postgresql.auto.conf"), "primary_conninfo = 'host=127.0.0.1 port=" + port
+                + " user=" + username() + " application_name=standby'\n", StandardOpenOption.APPEND);
+        startAgain();
+        Database standby = new Database(copy, freePort());
+        String streaming = "SELECT count(*) FROM pg_stat_replication WHERE application_name = 'standby'"
+                + " AND state = 'streaming'";
+        Eventually.within(Duration.ofSeconds(30), "the standby streaming", () -> single(url(), streaming) == 1);
+        if (synchronous) {
+            // Only once it streams: a primary waiting for a standby that never came would hang every commit.
+            sql(url(), "ALTER SYSTEM SET synchronous_standby_names = 'standby'", "SELECT pg_reload_conf()");
+            Eventually.within(Duration.ofSeconds(30), "the standby in sync",
+                    () -> single(url(), streaming + " AND sync_state = 'sync'") == 1);
+        }
+        return standby;
+    }
+
+    /** Back to a server of its own: no commit waits for a standby. */
+    void withoutStandby() throws SQLException {
+        sql(url(), "ALTER SYSTEM RESET synchronous_standby_names", "SELECT pg_reload_conf()");
+    }
+
+    /** Promotes this standby to a primary; returns once it takes writes. */
+    void promote() throws Exception {
+        sql(url(), "SELECT pg_promote(true, 30)");
+    }
+
+    /** Cuts this standby off its primary: it keeps what it received, and receives nothing more. */
+    void cutOff() throws Exception {
+        sql(url(), "ALTER SYSTEM SET primary_conninfo = ''", "SELECT pg_reload_conf()");
+        Eventually.within(Duration.ofSeconds(10), "the standby cut off",
+                () -> single(url(), "SELECT count(*) FROM pg_stat_wal_receiver") == 0);
+    }
+
+    private void sql(String url, String... statements) throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url, username(), password());
+                Statement statement = connection.createStatement()) {
+            for (String sql : statements) {
+                statement.execute(sql);
+            }
+        }
+    }
+
+    private long single(String url, String query) {
+        try (Connection connection = DriverManager.getConnection(url, username(), password());
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(query)) {
+            rows.next();
+            return rows.getLong(1);
+        } catch (SQLException e) {
+            return -1;
+        }
     }
 
     /** Whether a PgBouncer can be started here: it is a Debian package, not something the build can fetch. */

@@ -34,7 +34,9 @@ import io.ticketing.reservations.locking.LockTarget;
  * buying with idempotency keys, and one fault at a time: (a) kill -9 of a replica, (b) PostgreSQL restarted fast
  * and immediate, (c) the same through PgBouncer in transaction mode, (d) an event lock held 10 s from outside,
  * (e) 300 clients, (f) SIGTERM during 32 checkouts, (g) the waiting room across a restart, (h) one waiting list
- * swept by two replicas while its item's orders are canceled. After each, the invariants are checked in SQL, and a table
+ * swept by two replicas while its item's orders are canceled, (i) a token revoked on one of two replicas, (j) the
+ * primary killed and its synchronous standby promoted ({@link Failover}, with its asynchronous twin), (k) a rolling
+ * upgrade from an older release ({@link RollingUpgrade}). After each, the invariants are checked in SQL, and a table
  * row says what the clients saw. Minutes long; never part of the test suite.
  */
 public final class FaultSuite {
@@ -55,7 +57,7 @@ public final class FaultSuite {
 
     public static void main(String[] args) throws Exception {
         DriverManager.registerDriver(new org.postgresql.Driver());
-        List<String> faults = List.of(System.getProperty("faults", "a,b,c,d,e,f,g,h,i").split(","));
+        List<String> faults = List.of(System.getProperty("faults", "a,b,c,d,e,f,g,h,i,j,k").split(","));
         List<String> rows = new ArrayList<>();
         String header = "| fault | requests by status | invariants | p99 / slowest unaffected | longest to resolve "
                 + "| verdict |";
@@ -97,6 +99,9 @@ public final class FaultSuite {
             case "g" -> waitingRoomAcrossRestart();
             case "h" -> waitingListOnTwoReplicas();
             case "i" -> revokedOnTwoReplicas();
+            case "j" -> new Failover(this, database).run(true) + System.lineSeparator()
+                    + new Failover(this, database).run(false);
+            case "k" -> new RollingUpgrade(this, database).run();
             default -> throw new IllegalArgumentException("no fault " + fault);
         };
     }
@@ -505,7 +510,7 @@ public final class FaultSuite {
                 + shoppers.longestResolutionMillis.get() + " ms | " + (pass ? "pass" : "FAIL") + " |";
     }
 
-    private List<Service> replicas(Map<String, String> first, Map<String, String> second) throws Exception {
+    List<Service> replicas(Map<String, String> first, Map<String, String> second) throws Exception {
         List<Service> replicas = new ArrayList<>();
         for (Map<String, String> env : List.of(first, second)) {
             Map<String, String> all = new HashMap<>(Map.of("QUARKUS_LOG_LEVEL", "INFO"));
@@ -520,12 +525,17 @@ public final class FaultSuite {
         return replicas;
     }
 
+    /** The replicas started for a fault so far: killed, however it ends. */
+    synchronized void started(Service replica) {
+        started.add(replica);
+    }
+
     private void stopReplicas() throws Exception {
         killReplicas();
         database.stopBouncer();
     }
 
-    private synchronized void killReplicas() {
+    synchronized void killReplicas() {
         for (Service replica : started) {
             try {
                 replica.kill();
@@ -537,7 +547,7 @@ public final class FaultSuite {
     }
 
     /** An event on sale: a ticket in a quota of 3,000, 60 seats, and a voucher for 20 uses. */
-    private record Sale(String slug, long id, long item, long seated) {
+    record Sale(String slug, long id, long item, long seated) {
 
         Shoppers shoppers(List<Service> replicas) {
             return new Shoppers(replicas, slug, random -> switch (random % 4) {
@@ -561,7 +571,7 @@ public final class FaultSuite {
         }
     }
 
-    private Sale sale(Service replica) throws Exception {
+    Sale sale(Service replica) throws Exception {
         String slug = "fault-" + System.nanoTime();
         long id = id(admin(replica, "/api/v1/events",
                 "{\"slug\":\"" + slug + "\",\"name\":\"Fault\",\"currency\":\"EUR\"}"));

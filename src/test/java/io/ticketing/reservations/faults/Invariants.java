@@ -61,8 +61,14 @@ final class Invariants {
 
     /** The violated invariants with their counts, "all hold" if none; answered orders missing count as lost. */
     static String check(Database database, long event, Collection<String> answeredOrderCodes) throws Exception {
+        return check(database.url(), database.username(), database.password(), event, answeredOrderCodes);
+    }
+
+    /** The same, in the database at {@code url}. */
+    static String check(String url, String username, String password, long event,
+            Collection<String> answeredOrderCodes) throws Exception {
         List<String> broken = new ArrayList<>();
-        try (Connection sql = DriverManager.getConnection(database.url(), database.username(), database.password())) {
+        try (Connection sql = DriverManager.getConnection(url, username, password)) {
             for (Map.Entry<String, String> check : CHECKS.entrySet()) {
                 try (PreparedStatement statement = sql.prepareStatement(check.getValue().replace(":event", "?"))) {
                     for (int i = 1; i <= statement.getParameterMetaData().getParameterCount(); i++) {

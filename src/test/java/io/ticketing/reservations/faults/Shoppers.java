@@ -37,8 +37,8 @@ final class Shoppers {
     private static final Pattern CODE = Pattern.compile("\"code\":\"([^\"]+)\"");
     private static final Duration GIVE_UP_AFTER = Duration.ofSeconds(90);
 
-    /** What a buyer was answered, for the checks. */
-    record Bought(String cart, String orderCode) {
+    /** What a buyer was answered, and when ({@link System#nanoTime}), for the checks. */
+    record Bought(String cart, String orderCode, long answeredAt) {
     }
 
     final Map<String, LongAdder> byStatus = new ConcurrentHashMap<>();
@@ -109,7 +109,7 @@ final class Shoppers {
         Outcome order = post(added.replica(), "/api/v1/events/" + event + "/orders",
                 "{\"cart_id\":\"" + cartId + "\",\"email\":\"buyer@example.com\"}");
         if (order.status() == 201) {
-            answeredOrders.add(new Bought(cartId, first(CODE, order.body()).orElseThrow()));
+            answeredOrders.add(new Bought(cartId, first(CODE, order.body()).orElseThrow(), System.nanoTime()));
         }
         return order.replica();
     }
