@@ -61,10 +61,13 @@ public final class PathValues {
                 .patch("/api/v1/events/{event}", event).then().statusCode(200);
         long soldOut = newItem(event, "Sold out", "5.00");
         newQuota(event, 0, List.of(soldOut));
-        valid.values.put("entry", storefront().body(Map.of("item_id", soldOut, "email", "wait@example.com"))
-                .post("/api/v1/events/{event}/waiting_list", event).then().statusCode(201).extract().path("id"));
-        // The event becomes a series only once nothing of no date is held or sold (contract section 10): the hold
-        // runs out and the order is canceled, and both stay valid names in paths.
+        String entry = storefront().body(Map.of("item_id", soldOut, "email", "wait@example.com"))
+                .post("/api/v1/events/{event}/waiting_list", event).then().statusCode(201).extract().path("id");
+        valid.values.put("entry", entry);
+        // The event becomes a series only once nothing of no date is held or sold and no entry waits (contract
+        // section 10): the hold runs out, the order is canceled and the entry leaves, and all stay valid names in
+        // paths.
+        storefront().delete("/api/v1/events/{event}/waiting_list/{entry}", event, entry).then().statusCode(204);
         sql.expireCart(cart);
         admin().post("/api/v1/events/{event}/orders/{code}/cancel", event, order).then().statusCode(200);
         valid.values.put("date", Long.toString(newDate(event, 4)));
