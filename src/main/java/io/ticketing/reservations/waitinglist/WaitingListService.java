@@ -94,6 +94,10 @@ public class WaitingListService {
         String buyer = buyers.buyer(event, request.buyer(), request.buyerToken());
         limits.requireRoom(event, entryLimit, client, buyer, holder -> rows.openOfClient(event.id, holder),
                 holder -> rows.openOfBuyer(event.id, holder));
+        if (EventDate.count("eventId", event.id) > 0) {
+            // Judged again under the event's lock, which a first date takes exclusively: it may have come meanwhile.
+            throw WaitingListConflict.dated(event);
+        }
         return views.of(rows.insert(RandomIds.next(), event.id, item.id, wanted, request.email().strip(), buyer,
                 client));
     }

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
+import io.ticketing.reservations.reservation.RacePauses;
 import io.ticketing.reservations.support.Json;
 import io.ticketing.reservations.support.Oracle;
 import io.ticketing.reservations.support.Sql;
@@ -43,6 +44,9 @@ class OneTicketTest {
 
     @Inject
     Sql sql;
+
+    @Inject
+    RacePauses pauses;
 
     private static Map<String, Object> newDate() {
         return Map.of("name", "Second night", "starts_at", "2026-12-20T19:00:00Z");
@@ -94,6 +98,27 @@ class OneTicketTest {
                 .contentType("application/problem+json").body("code", equalTo("event_has_sales"));
         storefront().delete(EVENT + "/waiting_list/{entry}", event, entry).then().statusCode(204);
         admin().body(newDate()).post(EVENT + "/dates", event).then().statusCode(201);
+    }
+
+    /**
+     * The same rule against a race: a join that read the event before its first date, held between its reads and its
+     * locks while the date is added, is judged again under the event's lock and refused; no entry waits in a series.
+     */
+    @Test
+    void aJoinThatReadTheEventBeforeItsFirstDateIsRefusedOnceTheDateIsThere() throws Exception {
+        String event = newEvent("one-ticket-join-race");
+        admin().header("If-Match", "\"0\"").body(Map.of("waiting_list", Map.of("enabled", true))).patch(EVENT, event)
+                .then().statusCode(200);
+        long ticket = newItem(event, "Ticket", "10");
+        newQuota(event, 0, List.of(ticket));
+        Response joined = pauses.heldBeforeLocksWhile(sql.number("SELECT id FROM events WHERE slug = ?1", event),
+                () -> storefront().body(Map.of("item_id", ticket, "email", "race@example.com"))
+                        .post(EVENT + "/waiting_list", event),
+                () -> admin().body(newDate()).post(EVENT + "/dates", event).then().statusCode(201));
+        assertThat(joined.statusCode()).as(joined.asString()).isEqualTo(409);
+        assertThat(joined.jsonPath().getString("code")).isEqualTo("waiting_list_off");
+        assertThat(sql.number("SELECT count(*) FROM waiting_list_entries w JOIN events e ON e.id = w.event_id"
+                + " WHERE e.slug = ?1", event)).as("entries in the series").isZero();
     }
 
     /**
