@@ -1,6 +1,7 @@
 package io.ticketing.reservations.startup;
 
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.Set;
 
@@ -11,6 +12,10 @@ import jakarta.interceptor.Interceptor;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+import org.flywaydb.core.api.callback.Callback;
+import org.flywaydb.core.api.callback.Context;
+import org.flywaydb.core.api.callback.Event;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.flywaydb.core.api.output.MigrateResult;
 import org.jboss.logging.Logger;
@@ -23,7 +28,9 @@ import io.quarkus.runtime.StartupEvent;
  * make that safe:
  * <ul>
  * <li>every statement of a migration waits at most {@link #LOCK_WAIT} for a lock, so that the buyers queued behind a
- * migration's lock request wait no longer than that either, well inside their own lock bound;</li>
+ * migration's lock request wait no longer than that either, well inside their own lock bound. It is set in each
+ * migration's own transaction ({@code SET LOCAL}, before it runs), so it holds behind PgBouncer in transaction mode
+ * too, and ends with the migration: the pool's connections, which Flyway borrows, keep their own setting;</li>
  * <li>a migration that did not get its locks in time, or was chosen as a deadlock's victim against the running
  * release's transactions, rolls back whole (PostgreSQL's DDL is transactional) and is run again, until it applies or
  * {@code migrations.retry-for} has passed: a start never fails for a lock the sale held a moment too long.</li>
@@ -35,7 +42,7 @@ public class Migrations implements FlywayConfigurationCustomizer {
 
     private static final Logger LOG = Logger.getLogger(Migrations.class);
     /** The longest a migration's statement waits for a lock (the hot path's own bound is 3 s). */
-    public static final String LOCK_WAIT = "SET lock_timeout = '1s'";
+    public static final String LOCK_WAIT = "SET LOCAL lock_timeout = '1s'";
     /** lock_not_available (a lock wait past LOCK_WAIT) and deadlock_detected: worth another try. */
     private static final Set<String> RETRYABLE = Set.of("55P03", "40P01");
     private static final Duration PAUSE = Duration.ofMillis(250);
@@ -48,10 +55,11 @@ public class Migrations implements FlywayConfigurationCustomizer {
 
     @Override
     public void customize(FluentConfiguration configuration) {
-        configuration.initSql(LOCK_WAIT);
+        configuration.callbacks(new BoundedLockWaits());
     }
 
-    void migrateFirst(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) StartupEvent start, Flyway flyway)
+    /** Before the scheduler's jobs (at {@code PLATFORM_BEFORE}) and everything else that reads the schema. */
+    void migrateFirst(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE - 1) StartupEvent start, Flyway flyway)
             throws InterruptedException {
         MigrateResult result = migrate(flyway, retryFor);
         LOG.infof("schema at version %s (%d migrations applied)", result.targetSchemaVersion,
@@ -73,6 +81,34 @@ public class Migrations implements FlywayConfigurationCustomizer {
                         attempt, state);
                 Thread.sleep(PAUSE.toMillis());
             }
+        }
+    }
+
+    /** {@link #LOCK_WAIT} at the start of each migration's transaction. */
+    private static final class BoundedLockWaits implements Callback {
+
+        @Override
+        public boolean supports(Event event, Context context) {
+            return event == Event.BEFORE_EACH_MIGRATE;
+        }
+
+        @Override
+        public boolean canHandleInTransaction(Event event, Context context) {
+            return true;
+        }
+
+        @Override
+        public void handle(Event event, Context context) {
+            try (Statement statement = context.getConnection().createStatement()) {
+                statement.execute(LOCK_WAIT);
+            } catch (SQLException e) {
+                throw new FlywayException("could not bound the migration's lock waits", e);
+            }
+        }
+
+        @Override
+        public String getCallbackName() {
+            return "bounded-lock-waits";
         }
     }
 
