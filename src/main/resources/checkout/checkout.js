@@ -185,11 +185,17 @@ let stream = null;
 async function enter() {
   load($('event').value);
   hide('choose');
-  const catalog = await api('GET', `/events/${visit.slug}/catalog`);
-  $('title').textContent = catalog.event.name;
-  currency = catalog.event.currency;
+  // A bought order is shown even when the catalog cannot be read; then under the event's slug.
+  const catalog = await api('GET', `/events/${visit.slug}/catalog`).catch(failed => {
+    if (visit.order) return null;
+    throw failed;
+  });
+  $('title').textContent = catalog?.event.name ?? visit.slug;
+  if (catalog) {
+    currency = catalog.event.currency;
+    items = new Map(catalog.items.map(item => [item.item_id, item]));
+  }
   if (visit.order) return showOrder(await api('GET', `/events/${visit.slug}/orders/${visit.order}`));
-  items = new Map(catalog.items.map(item => [item.item_id, item]));
   showItems(catalog.items);
   const drawn = await readPlan();
   if (drawn) drawPlan(drawn);
