@@ -98,10 +98,18 @@ final class PropertyReads {
         return sql.number("SELECT count(*) FROM event_dates WHERE id = ?1 AND active", date) > 0;
     }
 
-    /** Whether {@code item} is active and sold in {@code channel} (section 12). */
+    /**
+     * Whether {@code item} is on sale in {@code channel} (section 12): active, sold there, in a quota, and what its
+     * bundle brings active and in a quota.
+     */
     boolean sells(long item, String channel) {
-        return sql.number("SELECT count(*) FROM items WHERE id = ?1 AND active"
-                + " AND (channels IS NULL OR ?2 = ANY(channels))", item, channel) > 0;
+        // In no quota, or bringing an item in none or inactive, an item is off sale: an admin's edit, not a lie.
+        return sql.number("SELECT count(*) FROM items i WHERE i.id = ?1 AND i.active"
+                + " AND (i.channels IS NULL OR ?2 = ANY(i.channels))"
+                + " AND EXISTS (SELECT 1 FROM quota_items m WHERE m.item_id = i.id)"
+                + " AND NOT EXISTS (SELECT 1 FROM item_bundles b JOIN items t ON t.id = b.bundled_item_id"
+                + "   WHERE b.item_id = i.id AND (NOT t.active"
+                + "     OR NOT EXISTS (SELECT 1 FROM quota_items m WHERE m.item_id = t.id)))", item, channel) > 0;
     }
 
     /** The item's own per-buyer limit, or the event's, whichever is less; null where none applies. */
