@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -171,19 +170,6 @@ public class QuotaCounter {
             WHERE q.id IN (%s) AND (q.date_id IS NULL OR q.date_id = ANY(:dates)
               OR EXISTS (SELECT 1 FROM items p WHERE p.id IN (%s) AND p.every_date))
             GROUP BY q.id, q.size, q.date_id ORDER BY q.id""".formatted(QUOTAS_OF_ITEMS, CLAIMED_ITEMS);
-
-    /** A quota as read before the locks: who is in it, not how much is left. */
-    public record Membership(long id, Integer size, Set<Long> itemIds, Long dateId) implements QuotaMembers {
-
-        /** Judged from the voucher as read before the locks; the count under the locks has the last word. */
-        @Override
-        public boolean blockedBy(Voucher voucher, Instant now) {
-            return voucher.blockQuota && !voucher.hasExpired(now)
-                    && (voucher.dateId == null || dateId == null || voucher.dateId.equals(dateId))
-                    && (Objects.equals(voucher.quotaId, id)
-                            || voucher.itemId != null && itemIds.contains(voucher.itemId));
-        }
-    }
 
     /**
      * A quota as counted, with the vouchers that blocked in it by the database's clock when it was counted, what the

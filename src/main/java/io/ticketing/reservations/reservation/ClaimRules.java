@@ -9,7 +9,7 @@ import java.util.Objects;
 import java.util.Set;
 
 import io.ticketing.reservations.inventory.ItemForSale;
-import io.ticketing.reservations.inventory.QuotaCounter.Membership;
+import io.ticketing.reservations.inventory.Membership;
 import io.ticketing.reservations.inventory.QuotaMembers;
 import io.ticketing.reservations.inventory.Seat;
 import io.ticketing.reservations.inventory.Voucher;

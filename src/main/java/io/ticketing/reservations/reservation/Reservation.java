@@ -12,8 +12,8 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 import io.ticketing.reservations.inventory.ItemForSale;
+import io.ticketing.reservations.inventory.Membership;
 import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
-import io.ticketing.reservations.inventory.QuotaCounter.Membership;
 import io.ticketing.reservations.inventory.Seat;
 import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.locking.AdvisoryLocks;

@@ -12,8 +12,8 @@ import java.util.stream.Collectors;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.inventory.ItemForSale;
+import io.ticketing.reservations.inventory.Membership;
 import io.ticketing.reservations.inventory.QuotaCounter;
-import io.ticketing.reservations.inventory.QuotaCounter.Membership;
 import io.ticketing.reservations.inventory.Seat;
 import io.ticketing.reservations.inventory.SeatHolds;
 import io.ticketing.reservations.jdbc.Jdbc;

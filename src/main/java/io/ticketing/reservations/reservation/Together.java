@@ -10,8 +10,8 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import io.ticketing.reservations.inventory.ItemForSale;
+import io.ticketing.reservations.inventory.Membership;
 import io.ticketing.reservations.inventory.QuotaCounter.CountedQuota;
-import io.ticketing.reservations.inventory.QuotaCounter.Membership;
 import io.ticketing.reservations.inventory.Seat;
 import io.ticketing.reservations.inventory.Voucher;
 import io.ticketing.reservations.jdbc.Jdbc;
