@@ -1,10 +1,5 @@
 package io.ticketing.reservations.faults;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,7 +19,6 @@ final class Failover {
 
     private final FaultSuite suite;
     private final Database primary;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     Failover(FaultSuite suite, Database primary) {
         this.suite = suite;
@@ -95,8 +89,6 @@ final class Failover {
     }
 
     private int status(Service replica, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(replica.base + path)).timeout(Duration.ofSeconds(10))
-                .header("Authorization", "Bearer " + Service.STOREFRONT).build(),
-                HttpResponse.BodyHandlers.discarding()).statusCode();
+        return suite.status(replica, path, Service.STOREFRONT);
     }
 }

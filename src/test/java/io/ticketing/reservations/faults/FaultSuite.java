@@ -470,9 +470,11 @@ public final class FaultSuite {
                 + " ms | | | " + refusedAfterMillis + " ms | " + (held ? "PASS" : "FAIL") + " |";
     }
 
-    private int status(Service replica, String path, String token) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(replica.base + path)).header("Authorization",
-                "Bearer " + token).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    /** The status of a GET, its wait bounded: a replica that lost its database may hold the request. */
+    int status(Service replica, String path, String token) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(replica.base + path)).timeout(Duration.ofSeconds(10))
+                .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.discarding())
+                .statusCode();
     }
 
     private String send(Service replica, String method, String path, String json, String token, int expected) {
