@@ -18,7 +18,7 @@ final class Scenarios {
     /** Large enough never to run out during a run: the cost measured is contention, not refusals. */
     private static final int HOT_QUOTA = 10_000_000;
     private static final int SEATS = 10_000;
-    private static final int CARTS_PER_BUYER = 20;
+    private static final int CARTS_PER_BUYER = Integer.getInteger("bench.carts-per-buyer", 20);
 
     /** A scenario ready to run: its operation, how many HTTP requests one operation makes, whether pgbench applies. */
     /** {@code admitted}, for the waiting room: how many queue tickets were admitted so far (else null). */
