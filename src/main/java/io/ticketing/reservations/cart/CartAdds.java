@@ -124,7 +124,7 @@ public class CartAdds {
                         adding.wanted().vouchers()))
                 .toList());
         CartBatchRows.Locked locked = batchRows.lockExtendingEach(event.id,
-                batch.stream().map(Adding::cartId).toList(), expires, together::readBeforeLocks);
+                batch.stream().map(Adding::cartId).toList(), expires, deadlines.now(), together::readBeforeLocks);
         Map<String, Contents> carts = locked.carts();
         List<Holder> holders = new ArrayList<>();
         List<ApiException> refusals = new ArrayList<>();
@@ -178,6 +178,7 @@ public class CartAdds {
             outcomes.add(
                     ClaimBatches.Outcome.of(new Contents(carts.get(adding.cartId()).cart(), List.copyOf(ofCart))));
         }
+        positions.forEach((id, now) -> batchRows.remember(id, locked.revisions().get(id), now));
         return outcomes;
     }
 

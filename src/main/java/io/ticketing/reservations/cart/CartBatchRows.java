@@ -1,12 +1,14 @@
 package io.ticketing.reservations.cart;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -29,18 +31,31 @@ import io.ticketing.reservations.reservation.ClaimBatches;
 class CartBatchRows {
 
     /**
-     * {@link CartRows#LOCK_EXTENDING} for a batch's carts, in one order. A cart another transaction holds (its buyer's
-     * extend, say) is skipped: its request leaves the batch and waits for it alone, within its own bound. Each cart
-     * comes with its deadline before. The update finds each locked row by its {@code ctid}, not by a second descent
-     * into the primary key (docs/benchmark-history.md, "Issue 41: what a checkout writes"). So a cart another
-     * transaction changed and committed while this statement ran is skipped too: the lock follows it to its new
-     * version, which this statement's snapshot cannot see at that {@code ctid}.
+     * {@link CartRows#LOCK_EXTENDING} for a batch's carts, in one order, with their positions. A cart another
+     * transaction holds (its buyer's extend, say) is skipped: its request leaves the batch and waits for it alone, within
+     * its own bound. Each cart comes with its deadline before, its revision before and after ({@link KnownCarts}), and
+     * one row per position unless {@code :known} and {@code :revisions} pair it with the revision it still has (none
+     * for a cart without positions). The update finds each locked row by its {@code ctid}, not by a second descent into
+     * the primary key (docs/benchmark-history.md, "Issue 41: what a checkout writes"). So a cart another transaction
+     * wrote and committed while this statement ran is skipped too: the lock follows it to its new version, which this
+     * statement's snapshot cannot see at that {@code ctid}. That is also why the positions may be read by this same
+     * statement: every change to a cart's positions writes its row ({@link KnownCarts}), so the version locked is the
+     * one whose positions the snapshot sees.
      */
     private static final String LOCK_EXTENDING_EACH = """
-            WITH locked AS (SELECT ctid, expires FROM carts WHERE id = ANY(:ids) AND event_id = :event
-                            ORDER BY id FOR UPDATE SKIP LOCKED)
-            UPDATE carts k SET expires = greatest(k.expires, :expires) FROM locked WHERE k.ctid = locked.ctid
-            RETURNING k.id, k.event_id, k.created_at, k.expires, k.buyer, k.channel, locked.expires""";
+            WITH locked AS (SELECT ctid, expires, xmin FROM carts WHERE id = ANY(:ids) AND event_id = :event
+                            ORDER BY id FOR UPDATE SKIP LOCKED),
+            extended AS (UPDATE carts k SET expires = greatest(k.expires, :expires) FROM locked
+                         WHERE k.ctid = locked.ctid
+                         RETURNING k.id, k.event_id, k.created_at, k.expires, k.buyer, k.channel,
+                           locked.expires AS before, locked.xmin::text::bigint AS was, k.xmin::text::bigint AS now)
+            SELECT k.id, k.event_id, k.created_at, k.expires, k.buyer, k.channel, k.before, k.was, k.now,
+              """ + CartRows.POSITION_COLUMNS_OF_P + """
+
+            FROM extended k LEFT JOIN cart_positions p ON p.cart_id = k.id
+              AND NOT EXISTS (SELECT 1 FROM unnest(CAST(:known AS text[]), CAST(:revisions AS bigint[]))
+                                AS w (id, revision) WHERE w.id = k.id AND w.revision = k.was)
+            ORDER BY k.id, p.id""";
     /** Carts whose adds were all refused get back the deadline {@link #LOCK_EXTENDING_EACH} moved. */
     private static final String GIVE_BACK_DEADLINES = """
             UPDATE carts k SET expires = w.expires
@@ -51,34 +66,67 @@ class CartBatchRows {
     private static final String INSERT_EACH_BUNDLED = CartRows.inserting(true, true, true);
 
     private final Jdbc jdbc;
-    private final CartRows rows;
+    private final KnownCarts knownCarts;
 
-    CartBatchRows(Jdbc jdbc, CartRows rows) {
+    CartBatchRows(Jdbc jdbc, KnownCarts knownCarts) {
         this.jdbc = jdbc;
-        this.rows = rows;
-    }
-
-    /** The carts found and not held by another transaction, with their positions, and their deadlines before. */
-    record Locked(Map<String, Contents> carts, Map<String, Instant> deadlinesBefore) {
+        this.knownCarts = knownCarts;
     }
 
     /**
-     * The batch's carts locked with their deadline moved to {@code expires} if later, their positions, and what
-     * {@code alongside} queues (the reads that decide the advisory locks), in one round trip.
+     * The carts found and not held by another transaction, with their positions, their deadlines before and the
+     * revisions their positions are now known at.
      */
-    Locked lockExtendingEach(long eventId, Collection<String> cartIds, Instant expires,
+    record Locked(Map<String, Contents> carts, Map<String, Instant> deadlinesBefore,
+            Map<String, KnownCarts.Revision> revisions) {
+    }
+
+    /** One row of {@link #LOCK_EXTENDING_EACH}: a cart, and one of its positions or none. */
+    private record CartRow(Cart cart, Instant before, long was, long now, CartPosition position) {
+    }
+
+    /**
+     * The batch's carts locked with their deadline moved to {@code expires} if later, their positions (read, or known
+     * at {@code now} from {@link KnownCarts}), and what {@code alongside} queues (the reads that decide the advisory
+     * locks), in one round trip.
+     */
+    Locked lockExtendingEach(long eventId, Collection<String> cartIds, Instant expires, Instant now,
             Consumer<Jdbc.RoundTrip> alongside) {
         String[] ids = CartRows.sorted(cartIds);
+        Map<String, KnownCarts.Known> known = knownCarts.usableAt(ids, now);
+        String[] knownIds = known.keySet().toArray(String[]::new);
         Jdbc.RoundTrip reads = jdbc.roundTrip();
-        Jdbc.Rows<Map.Entry<Cart, Instant>> carts = reads.add(jdbc.statement(LOCK_EXTENDING_EACH).set("ids", ids)
-                .set("event", eventId).set("expires", expires)
-                .reading(row -> Map.entry(CartRows.cart(row), Jdbc.instant(row, 7))));
-        Jdbc.Rows<Placed> positions = reads.add(rows.positionsOf(ids));
+        Jdbc.Rows<CartRow> rows = reads.add(jdbc.statement(LOCK_EXTENDING_EACH).set("ids", ids)
+                .set("event", eventId).set("expires", expires).set("known", knownIds)
+                .set("revisions", Arrays.stream(knownIds).map(id -> known.get(id).revision().revision())
+                        .toArray(Long[]::new))
+                .reading(row -> new CartRow(CartRows.cart(row), Jdbc.instant(row, 7), row.getLong(8), row.getLong(9),
+                        row.getObject(10) == null ? null : CartRows.position(row, 9))));
         alongside.accept(reads);
         reads.send();
-        return new Locked(
-                CartRows.withPositions(carts.all().stream().map(Map.Entry::getKey).toList(), positions.all()),
-                carts.all().stream().collect(Collectors.toMap(cart -> cart.getKey().id(), Map.Entry::getValue)));
+        Map<String, Contents> carts = new LinkedHashMap<>();
+        Map<String, Instant> deadlinesBefore = new HashMap<>();
+        Map<String, KnownCarts.Revision> revisions = new HashMap<>();
+        for (CartRow row : rows.all()) {
+            String id = row.cart().id();
+            if (!carts.containsKey(id)) {
+                KnownCarts.Known before = known.get(id);
+                boolean unchanged = before != null && before.revision().revision() == row.was();
+                carts.put(id,
+                        new Contents(row.cart(), unchanged ? new ArrayList<>(before.positions()) : new ArrayList<>()));
+                deadlinesBefore.put(id, row.before());
+                revisions.put(id, new KnownCarts.Revision(row.now(), unchanged ? before.revision().readAt() : now));
+            }
+            if (row.position() != null) {
+                carts.get(id).positions().add(row.position());
+            }
+        }
+        return new Locked(carts, deadlinesBefore, revisions);
+    }
+
+    /** The positions of {@code cartId} at {@code revision}, as a batch of adds of this transaction left them. */
+    void remember(String cartId, KnownCarts.Revision revision, List<CartPosition> positions) {
+        knownCarts.remember(cartId, revision, positions);
     }
 
     /**

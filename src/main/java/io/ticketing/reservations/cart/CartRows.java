@@ -27,6 +27,8 @@ public class CartRows {
      */
     private static final String POSITION_COLUMNS = "id, item_id, seat_id, voucher_id, price, expires, date_id,"
             + " pass_seat_guid, bundled_in";
+    /** {@link #POSITION_COLUMNS} of the table named {@code p}. */
+    static final String POSITION_COLUMNS_OF_P = "p." + POSITION_COLUMNS.replace(", ", ", p.");
 
     /**
      * Locks the cart's row for this transaction and moves its deadline to {@code :expires} if that is later: the
@@ -85,8 +87,13 @@ public class CartRows {
     /** One statement for all positions: the usage counters are then updated in one ordered pass. */
     private static final String EXTEND_POSITIONS = "UPDATE cart_positions SET expires = :expires WHERE cart_id = :cart";
     private static final String EXTEND = "UPDATE carts SET expires = :expires WHERE id = :cart";
-    /** A position and what it brought as a bundle (contract section 10): no foreign key takes those (V21). */
+    /**
+     * A position and what it brought as a bundle (contract section 10): no foreign key takes those (V21). The cart's
+     * row is written too, though nothing in it changes: its new revision tells every replica's {@link KnownCarts} that
+     * its positions changed.
+     */
     private static final String DELETE_POSITION = """
+            WITH revised AS (UPDATE carts SET expires = expires WHERE id = :cart)
             DELETE FROM cart_positions WHERE cart_id = :cart AND (id = :position OR bundled_in = :position)""";
     private static final String DELETE = "DELETE FROM carts WHERE id = :cart";
     /** A cart with all its positions. */
@@ -267,7 +274,7 @@ public class CartRows {
     }
 
     /** {@link #POSITION_COLUMNS} from column {@code from} + 1 on; when it was made is not read (null). */
-    private static CartPosition position(ResultSet row, int from) throws SQLException {
+    static CartPosition position(ResultSet row, int from) throws SQLException {
         return new CartPosition(row.getLong(from + 1), row.getLong(from + 2), Jdbc.nullableLong(row, from + 3),
                 Jdbc.nullableLong(row, from + 4), row.getBigDecimal(from + 5), Jdbc.instant(row, from + 6), null,
                 Jdbc.nullableLong(row, from + 7), row.getString(from + 8), Jdbc.nullableLong(row, from + 9));
