@@ -48,7 +48,7 @@ public class FastInstants implements ObjectMapperCustomizer {
         }
     }
 
-    static String format(Instant instant) {
+    public static String format(Instant instant) {
         LocalDateTime time = LocalDateTime.ofEpochSecond(instant.getEpochSecond(), 0, ZoneOffset.UTC);
         int year = time.getYear();
         if (year < 0 || year > 9999) {
