@@ -32,12 +32,16 @@ class CartBatchRows {
 
     /**
      * {@link CartRows#LOCK_EXTENDING} for a batch's carts, in one order, with their positions. A cart another
-     * transaction holds (its buyer's extend, say) is skipped: its request leaves the batch and waits for it alone, within
-     * its own bound. Each cart comes with its deadline before, its revision before and after ({@link KnownCarts}), and
-     * one row per position unless {@code :known} and {@code :revisions} pair it with the revision it still has (none
-     * for a cart without positions). The update finds each locked row by its {@code ctid}, not by a second descent into
-     * the primary key (docs/benchmark-history.md, "Issue 41: what a checkout writes"). So a cart another transaction
-     * wrote and committed while this statement ran is skipped too: the lock follows it to its new version, which this
+     * transaction holds (its buyer's extend, say) is skipped: its request leaves the batch and waits for it alone,
+     * within its own bound. Each cart comes with its deadline before, its revision before and after
+     * ({@link KnownCarts}), and one row per position unless {@code :known} and {@code :revisions} pair it with the
+     * revision it still has (one row without a position then, as for an empty cart). Such a cart joins positions by a
+     * key of NULL, so not one of them is even looked at: a condition in the join's {@code ON} was checked only after
+     * the scan of the cart's positions.
+     *
+     * <p>The update finds each locked row by its {@code ctid}, not by a second descent into the primary key
+     * (docs/benchmark-history.md, "Issue 41: what a checkout writes"). So a cart another transaction wrote and
+     * committed while this statement ran is skipped too: the lock follows it to its new version, which this
      * statement's snapshot cannot see at that {@code ctid}. That is also why the positions may be read by this same
      * statement: every change to a cart's positions writes its row ({@link KnownCarts}), so the version locked is the
      * one whose positions the snapshot sees.
@@ -48,13 +52,14 @@ class CartBatchRows {
             extended AS (UPDATE carts k SET expires = greatest(k.expires, :expires) FROM locked
                          WHERE k.ctid = locked.ctid
                          RETURNING k.id, k.event_id, k.created_at, k.expires, k.buyer, k.channel,
-                           locked.expires AS before, locked.xmin::text::bigint AS was, k.xmin::text::bigint AS now)
+                           locked.expires AS before, locked.xmin::text::bigint AS was, k.xmin::text::bigint AS now,
+                           CASE WHEN (k.id, locked.xmin::text::bigint)
+                                     IN (SELECT * FROM unnest(CAST(:known AS text[]), CAST(:revisions AS bigint[])))
+                                THEN NULL ELSE k.id END AS unknown)
             SELECT k.id, k.event_id, k.created_at, k.expires, k.buyer, k.channel, k.before, k.was, k.now,
               """ + CartRows.POSITION_COLUMNS_OF_P + """
 
-            FROM extended k LEFT JOIN cart_positions p ON p.cart_id = k.id
-              AND NOT EXISTS (SELECT 1 FROM unnest(CAST(:known AS text[]), CAST(:revisions AS bigint[]))
-                                AS w (id, revision) WHERE w.id = k.id AND w.revision = k.was)
+            FROM extended k LEFT JOIN cart_positions p ON p.cart_id = k.unknown
             ORDER BY k.id, p.id""";
     /** Carts whose adds were all refused get back the deadline {@link #LOCK_EXTENDING_EACH} moved. */
     private static final String GIVE_BACK_DEADLINES = """

@@ -55,6 +55,8 @@ final class PropertyEvent {
     final List<Long> quotas = new ArrayList<>();
     final List<String> vouchers = new ArrayList<>();
     final List<String> carts = new ArrayList<>();
+    /** The cart a step last chose (see {@link #someCart}). */
+    private String lastCart;
     final List<String> orders = new ArrayList<>();
     final List<String> entries = new ArrayList<>();
     /** How many buyers the carts open for, and transfers give to: {@link #fan}. */
@@ -225,16 +227,30 @@ final class PropertyEvent {
         return live.isEmpty() || random.nextInt(6) == 0 ? any(orders) : (String) any(live);
     }
 
-    /** A cart that holds positions, live or expired; null if none does. */
+    /**
+     * A cart that holds positions, live or expired; null if none does. Half the time the cart a step last chose, if it
+     * holds any: a change to a cart, then an add to it, is where an answer built from what a replica knew would show.
+     */
     String cartWithPositions() {
         List<?> held = sql.rows("SELECT k.id FROM carts k WHERE k.event_id = ?1"
                 + " AND EXISTS (SELECT 1 FROM cart_positions c WHERE c.cart_id = k.id) ORDER BY k.id", id);
-        return held.isEmpty() ? null : (String) held.get(random.nextInt(held.size()));
+        if (held.contains(lastCart) && random.nextBoolean()) {
+            return lastCart;
+        }
+        return held.isEmpty() ? null : chosen((String) held.get(random.nextInt(held.size())));
     }
 
-    /** A cart of the event's, a new one a third of the time. */
+    /** A cart of the event's, a new one a third of the time, else half the time the cart a step last chose. */
     String someCart() {
-        return carts.isEmpty() || random.nextInt(3) == 0 ? newCart() : any(carts);
+        if (carts.isEmpty() || random.nextInt(3) == 0) {
+            return chosen(newCart());
+        }
+        return carts.contains(lastCart) && random.nextBoolean() ? lastCart : chosen(any(carts));
+    }
+
+    private String chosen(String cart) {
+        lastCart = cart;
+        return cart;
     }
 
     <T> T any(List<T> list) {

@@ -5,12 +5,14 @@ import static io.ticketing.reservations.reservation.PropertyEvent.PATH;
 import static io.ticketing.reservations.support.Api.admin;
 import static io.ticketing.reservations.support.Api.storefront;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
 import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
 import io.ticketing.reservations.order.OrderService;
 import io.ticketing.reservations.support.Crowd;
 import io.ticketing.reservations.support.Sql;
@@ -35,14 +37,43 @@ final class SaleSteps {
     }
 
     String add(PropertyEvent event) {
+        return add(event, event.someCart());
+    }
+
+    private String add(PropertyEvent event, String cart) {
         List<Map<String, Object>> positions = new ArrayList<>(List.of(event.position(true)));
         if (random.nextInt(6) == 0) {
             positions.add(event.position(true));
         } else if (random.nextInt(6) == 0 && !positions.get(0).containsKey("seat_guid")) {
             positions.get(0).put("quantity", 2);
         }
-        return call("add " + positions, storefront().body(Map.of("positions", positions))
-                .post(PATH + "/carts/{cart}/positions", event.slug, event.someCart()));
+        RequestSpecification request = storefront().body(Map.of("positions", positions));
+        boolean keyed = random.nextBoolean();
+        if (keyed) { // decided as a batch, even alone: the cart may be answered from what the replica knows of it
+            request.header("Idempotency-Key", "add-" + random.nextLong());
+        }
+        Response added = request.post(PATH + "/carts/{cart}/positions", event.slug, cart);
+        if (added.statusCode() == 201) {
+            requireAnsweredAsStored(cart, added);
+        }
+        return call((keyed ? "keyed add " : "add ") + positions, added);
+    }
+
+    /** An add's answer lists the cart's positions as they are stored: every one, each with its deadline. */
+    private void requireAnsweredAsStored(String cart, Response added) {
+        List<String> answered = new ArrayList<>();
+        List<Long> ids = added.jsonPath().getList("positions.id", Long.class);
+        List<String> deadlines = added.jsonPath().getList("positions.expires", String.class);
+        for (int i = 0; i < ids.size(); i++) {
+            answered.add(ids.get(i) + " " + Instant.parse(deadlines.get(i)).getEpochSecond());
+        }
+        List<String> stored = sql
+                .rows("SELECT id || ' ' || floor(extract(epoch FROM expires))::bigint FROM cart_positions"
+                        + " WHERE cart_id = ?1 ORDER BY id", cart)
+                .stream().map(String::valueOf).toList();
+        if (!answered.equals(stored)) {
+            throw new AssertionError("cart " + cart + " was answered with " + answered + " but holds " + stored);
+        }
     }
 
     /**
@@ -95,8 +126,10 @@ final class SaleSteps {
         if (positions == null || positions.isEmpty()) {
             return "nothing to remove";
         }
-        return call("remove position", storefront().delete(PATH + "/carts/{cart}/positions/{position}", event.slug,
-                cart, event.any(positions)));
+        String removed = call("remove position", storefront().delete(PATH + "/carts/{cart}/positions/{position}",
+                event.slug, cart, event.any(positions)));
+        // A buyer swapping a ticket: the add's answer must not show the one removed.
+        return random.nextBoolean() ? removed + ", then " + add(event, cart) : removed;
     }
 
     /** Extends a cart that holds something: live holds get a new deadline, expired ones are checked again. */
@@ -147,10 +180,11 @@ final class SaleSteps {
     String timePasses(PropertyEvent event) {
         int dice = random.nextInt(3);
         if (dice == 0 || event.orders.isEmpty()) {
-            int expired = sql.update(
-                    "UPDATE cart_positions SET expires = date_trunc('second', now()) - interval '1 second'"
-                            + " WHERE cart_id IN (SELECT id FROM carts WHERE event_id = ?1 AND random() < 0.4)",
-                    event.id);
+            // The carts' rows are written too, as every change to positions writes them in the service.
+            int expired = sql.update("WITH walked AS (UPDATE carts SET expires = expires"
+                    + " WHERE event_id = ?1 AND random() < 0.4 RETURNING id)"
+                    + " UPDATE cart_positions SET expires = date_trunc('second', now()) - interval '1 second'"
+                    + " WHERE cart_id IN (SELECT id FROM walked)", event.id);
             return "time passes past " + expired + " holds";
         }
         if (dice == 1) {

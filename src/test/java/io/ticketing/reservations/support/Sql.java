@@ -38,9 +38,14 @@ public class Sql {
         return query;
     }
 
-    /** Makes every hold of the cart expire a minute ago, as if its buyer had walked away. */
+    /**
+     * Makes every hold of the cart expire a minute ago, as if its buyer had walked away. The cart's row is written
+     * too, as every change to its positions writes it in the service: what a replica knows of the cart is then read
+     * again.
+     */
     public void expireCart(String cart) {
-        update("UPDATE cart_positions SET expires = now() - interval '1 minute' WHERE cart_id = ?1", cart);
+        update("WITH revised AS (UPDATE carts SET expires = expires WHERE id = ?1)"
+                + " UPDATE cart_positions SET expires = now() - interval '1 minute' WHERE cart_id = ?1", cart);
     }
 
     /** Moves an order's payment deadline into the past. */
