@@ -37,14 +37,16 @@ class KnownCarts {
     record Revision(long revision, Instant readAt) {
     }
 
-    /** A cart's positions at a revision of its row. */
-    record Known(Revision revision, List<CartPosition> positions) {
+    /**
+     * A cart's positions at a revision of its row; {@code firstExpiry}, the earliest deadline among them (null for
+     * none), kept so that a look-up does not go through a cart of tens of positions.
+     */
+    record Known(Revision revision, List<CartPosition> positions, Instant firstExpiry) {
 
         /** Whether it may answer at {@code now}: read recently, and none of its positions expired or about to. */
         boolean usableAt(Instant now) {
-            Instant soonest = now.plus(CLOCK_MARGIN);
             return revision.readAt().isAfter(now.minus(MAX_AGE))
-                    && positions.stream().allMatch(position -> position.expires().isAfter(soonest));
+                    && (firstExpiry == null || firstExpiry.isAfter(now.plus(CLOCK_MARGIN)));
         }
     }
 
@@ -66,6 +68,12 @@ class KnownCarts {
         if (carts.size() >= MAX_CARTS) {
             carts.clear();
         }
-        carts.put(cartId, new Known(revision, List.copyOf(positions)));
+        Instant firstExpiry = null;
+        for (CartPosition position : positions) {
+            if (firstExpiry == null || position.expires().isBefore(firstExpiry)) {
+                firstExpiry = position.expires();
+            }
+        }
+        carts.put(cartId, new Known(revision, List.copyOf(positions), firstExpiry));
     }
 }
