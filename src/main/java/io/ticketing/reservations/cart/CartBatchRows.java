@@ -47,16 +47,18 @@ class CartBatchRows {
      * one whose positions the snapshot sees.
      */
     private static final String LOCK_EXTENDING_EACH = """
-            WITH locked AS (SELECT ctid, expires, xmin FROM carts WHERE id = ANY(:ids) AND event_id = :event
-                            ORDER BY id FOR UPDATE SKIP LOCKED),
-            extended AS (UPDATE carts k SET expires = greatest(k.expires, :expires) FROM locked
+            WITH server AS (SELECT (extract(epoch FROM pg_postmaster_start_time()) * 1000000)::bigint AS started),
+            locked AS (SELECT ctid, expires, xmin FROM carts WHERE id = ANY(:ids) AND event_id = :event
+                       ORDER BY id FOR UPDATE SKIP LOCKED),
+            extended AS (UPDATE carts k SET expires = greatest(k.expires, :expires) FROM locked, server
                          WHERE k.ctid = locked.ctid
                          RETURNING k.id, k.event_id, k.created_at, k.expires, k.buyer, k.channel,
                            locked.expires AS before, locked.xmin::text::bigint AS was, k.xmin::text::bigint AS now,
-                           CASE WHEN (k.id, locked.xmin::text::bigint)
-                                     IN (SELECT * FROM unnest(CAST(:known AS text[]), CAST(:revisions AS bigint[])))
-                                THEN NULL ELSE k.id END AS unknown)
-            SELECT k.id, k.event_id, k.created_at, k.expires, k.buyer, k.channel, k.before, k.was, k.now,
+                           CASE WHEN (k.id, locked.xmin::text::bigint, server.started)
+                                     IN (SELECT * FROM unnest(CAST(:known AS text[]), CAST(:revisions AS bigint[]),
+                                                              CAST(:servers AS bigint[])))
+                                THEN NULL ELSE k.id END AS unknown, server.started)
+            SELECT k.id, k.event_id, k.created_at, k.expires, k.buyer, k.channel, k.before, k.was, k.now, k.started,
               """ + CartRows.POSITION_COLUMNS_OF_P + """
 
             FROM extended k LEFT JOIN cart_positions p ON p.cart_id = k.unknown
@@ -87,7 +89,7 @@ class CartBatchRows {
     }
 
     /** One row of {@link #LOCK_EXTENDING_EACH}: a cart, and one of its positions or none. */
-    private record CartRow(Cart cart, Instant before, long was, long now, CartPosition position) {
+    private record CartRow(Cart cart, Instant before, long was, long now, long server, CartPosition position) {
     }
 
     /**
@@ -105,8 +107,10 @@ class CartBatchRows {
                 .set("event", eventId).set("expires", expires).set("known", knownIds)
                 .set("revisions", Arrays.stream(knownIds).map(id -> known.get(id).revision().revision())
                         .toArray(Long[]::new))
+                .set("servers", Arrays.stream(knownIds).map(id -> known.get(id).revision().server())
+                        .toArray(Long[]::new))
                 .reading(row -> new CartRow(CartRows.cart(row), Jdbc.instant(row, 7), row.getLong(8), row.getLong(9),
-                        row.getObject(10) == null ? null : CartRows.position(row, 9))));
+                        row.getLong(10), row.getObject(11) == null ? null : CartRows.position(row, 10))));
         alongside.accept(reads);
         reads.send();
         Map<String, Contents> carts = new LinkedHashMap<>();
@@ -116,11 +120,13 @@ class CartBatchRows {
             String id = row.cart().id();
             if (!carts.containsKey(id)) {
                 KnownCarts.Known before = known.get(id);
-                boolean unchanged = before != null && before.revision().revision() == row.was();
+                boolean unchanged = before != null && before.revision().revision() == row.was()
+                        && before.revision().server() == row.server();
                 carts.put(id,
                         new Contents(row.cart(), unchanged ? new ArrayList<>(before.positions()) : new ArrayList<>()));
                 deadlinesBefore.put(id, row.before());
-                revisions.put(id, new KnownCarts.Revision(row.now(), unchanged ? before.revision().readAt() : now));
+                revisions.put(id,
+                        new KnownCarts.Revision(row.now(), row.server(), unchanged ? before.revision().readAt() : now));
             }
             if (row.position() != null) {
                 carts.get(id).positions().add(row.position());

@@ -6,35 +6,41 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * The positions of carts as this replica's last batch of adds left them, each under the revision of the cart's row
- * that goes with them: the row's {@code xmin}, the transaction that last wrote it. A batch sends the revisions it
- * knows with its lock, and reads the positions only of the carts whose row another transaction wrote since
- * ({@link CartBatchRows}); an add to a cart of tens of positions then reads and decodes none of them again.
+ * that goes with them: the row's {@code xmin}, the transaction that last wrote it, on a database server's run (its
+ * start time). A batch sends the revisions it knows with its lock, and reads the positions only of the carts whose row
+ * another transaction wrote since ({@link CartBatchRows}); an add to a cart of tens of positions then reads and
+ * decodes none of them again.
  *
  * <p>What it relies on: every statement that changes a cart's positions writes the cart's row in the same
  * transaction (an add's lock moves its deadline, an extend moves it, a removal touches it, a checkout deletes it),
  * with one exception: deleting an item, voucher or date deletes the expired holds of it ({@code ExpiredHolds}) from
  * carts it does not lock. So a cart with a position expired, or about to ({@link #CLOCK_MARGIN} for a database
- * clock ahead of ours), is never answered from here. A revision is a transaction id: an aborted batch's never
- * becomes a row's, so what it put here never matches. And what was read from the database more than
- * {@link #MAX_AGE} ago is read again, however often batches added to it since: a writer that broke the rule above (a
- * replica of an older build, in a rolling upgrade, removed positions without writing the cart's row) is seen within
- * that time. Per replica, at most {@link #MAX_CARTS} carts: past that it starts again empty, which costs one read a
- * cart.
+ * clock ahead of ours), is never answered from here. A server does not give a transaction id twice while it runs, so
+ * what a batch that rolled back remembered never matches; a server that restarted after a crash, or a standby
+ * promoted in a failover, may give again the id of a transaction it lost, but it has another start time, which every
+ * revision carries. What was read from the database more than {@link #MAX_AGE} ago is read again, however often
+ * batches added to it since: a writer that broke the rule above (a replica of an older build, in a rolling upgrade,
+ * removed a position without writing the cart's row) is seen within that time. Per replica, at most
+ * {@link #MAX_POSITIONS} positions: past that it starts again empty, which costs one read a cart.
  */
 @ApplicationScoped
 class KnownCarts {
 
-    static final int MAX_CARTS = 20_000;
+    static final int MAX_POSITIONS = 200_000;
     static final Duration CLOCK_MARGIN = Duration.ofMinutes(1);
     static final Duration MAX_AGE = Duration.ofSeconds(30);
 
-    /** A revision of a cart's row, and when the positions known at it were last read from the database. */
-    record Revision(long revision, Instant readAt) {
+    /**
+     * A revision of a cart's row: its {@code xmin} on the server that started at {@code server} (microseconds since
+     * 1970), and when the positions known at it were last read from the database.
+     */
+    record Revision(long revision, long server, Instant readAt) {
     }
 
     /**
@@ -43,37 +49,51 @@ class KnownCarts {
      */
     record Known(Revision revision, List<CartPosition> positions, Instant firstExpiry) {
 
+        boolean readRecently(Instant now) {
+            return revision.readAt().isAfter(now.minus(MAX_AGE));
+        }
+
         /** Whether it may answer at {@code now}: read recently, and none of its positions expired or about to. */
         boolean usableAt(Instant now) {
-            return revision.readAt().isAfter(now.minus(MAX_AGE))
-                    && (firstExpiry == null || firstExpiry.isAfter(now.plus(CLOCK_MARGIN)));
+            return readRecently(now) && (firstExpiry == null || firstExpiry.isAfter(now.plus(CLOCK_MARGIN)));
         }
     }
 
     private final Map<String, Known> carts = new ConcurrentHashMap<>();
+    private final AtomicLong positions = new AtomicLong();
 
-    /** What is known of each of {@code cartIds} that may be answered from here at {@code now}. */
+    /**
+     * What is known of each of {@code cartIds} that may be answered from here at {@code now}. What was read too long
+     * ago is forgotten: it can never answer again.
+     */
     Map<String, Known> usableAt(String[] cartIds, Instant now) {
         Map<String, Known> usable = new HashMap<>();
         for (String id : cartIds) {
             Known known = carts.get(id);
-            if (known != null && known.usableAt(now)) {
+            if (known == null) {
+                continue;
+            }
+            if (known.usableAt(now)) {
                 usable.put(id, known);
+            } else if (!known.readRecently(now) && carts.remove(id, known)) {
+                positions.addAndGet(-known.positions().size());
             }
         }
         return usable;
     }
 
-    void remember(String cartId, Revision revision, List<CartPosition> positions) {
-        if (carts.size() >= MAX_CARTS) {
+    void remember(String cartId, Revision revision, List<CartPosition> cartPositions) {
+        if (positions.get() + cartPositions.size() > MAX_POSITIONS) {
             carts.clear();
+            positions.set(0);
         }
         Instant firstExpiry = null;
-        for (CartPosition position : positions) {
+        for (CartPosition position : cartPositions) {
             if (firstExpiry == null || position.expires().isBefore(firstExpiry)) {
                 firstExpiry = position.expires();
             }
         }
-        carts.put(cartId, new Known(revision, List.copyOf(positions), firstExpiry));
+        Known replaced = carts.put(cartId, new Known(revision, List.copyOf(cartPositions), firstExpiry));
+        positions.addAndGet(cartPositions.size() - (replaced == null ? 0 : replaced.positions().size()));
     }
 }

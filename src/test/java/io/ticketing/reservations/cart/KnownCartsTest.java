@@ -99,9 +99,9 @@ class KnownCartsTest {
         CartPosition live = position(now.plus(Duration.ofMinutes(30)));
         CartPosition expiring = position(now.plus(KnownCarts.CLOCK_MARGIN).minusSeconds(1));
         KnownCarts carts = new KnownCarts();
-        carts.remember("fresh", new KnownCarts.Revision(7, now), List.of(live));
-        carts.remember("old", new KnownCarts.Revision(7, now.minus(KnownCarts.MAX_AGE)), List.of(live));
-        carts.remember("expiring", new KnownCarts.Revision(7, now), List.of(live, expiring));
+        carts.remember("fresh", new KnownCarts.Revision(7, 1, now), List.of(live));
+        carts.remember("old", new KnownCarts.Revision(7, 1, now.minus(KnownCarts.MAX_AGE)), List.of(live));
+        carts.remember("expiring", new KnownCarts.Revision(7, 1, now), List.of(live, expiring));
 
         assertThat(carts.usableAt(new String[]{"fresh", "old", "expiring", "unknown"}, now)).containsOnlyKeys("fresh");
     }
