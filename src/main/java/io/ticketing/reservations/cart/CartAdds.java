@@ -178,7 +178,7 @@ public class CartAdds {
             outcomes.add(
                     ClaimBatches.Outcome.of(new Contents(carts.get(adding.cartId()).cart(), List.copyOf(ofCart))));
         }
-        positions.forEach((id, now) -> batchRows.remember(id, locked.revisions().get(id), now));
+        positions.forEach((id, held) -> batchRows.remember(id, locked.revisions().get(id), held));
         return outcomes;
     }
 
