@@ -26,8 +26,12 @@ import jakarta.enterprise.context.ApplicationScoped;
  * promoted in a failover, may give again the id of a transaction it lost, but it has another start time, which every
  * revision carries. What was read from the database more than {@link #MAX_AGE} ago is read again, however often
  * batches added to it since: a writer that broke the rule above (a replica of an older build, in a rolling upgrade,
- * removed a position without writing the cart's row) is seen within that time. Per replica, at most
- * {@link #MAX_POSITIONS} positions: past that it starts again empty, which costs one read a cart.
+ * removed a position without writing the cart's row) is seen within that time.
+ *
+ * <p>Per replica, at most about {@link #MAX_POSITIONS} positions. What can no longer answer (read too long ago, or
+ * holding a position about to expire) is swept out when a new cart would pass that bound, at most once a
+ * {@link #SWEEP_EVERY}; a cart that still does not fit is not remembered, which costs it one read a batch. A cart once
+ * remembered keeps its place: the carts a sale is busy with stay known, and the ones it left age out.
  */
 @ApplicationScoped
 class KnownCarts {
@@ -35,6 +39,7 @@ class KnownCarts {
     static final int MAX_POSITIONS = 200_000;
     static final Duration CLOCK_MARGIN = Duration.ofMinutes(1);
     static final Duration MAX_AGE = Duration.ofSeconds(30);
+    static final Duration SWEEP_EVERY = Duration.ofSeconds(1);
 
     /**
      * A revision of a cart's row: its {@code xmin} on the server that started at {@code server} (microseconds since
@@ -61,6 +66,7 @@ class KnownCarts {
 
     private final Map<String, Known> carts = new ConcurrentHashMap<>();
     private final AtomicLong positions = new AtomicLong();
+    private final AtomicLong nextSweepMillis = new AtomicLong();
 
     /**
      * What is known of each of {@code cartIds} that may be answered from here at {@code now}. What was read too long
@@ -82,10 +88,13 @@ class KnownCarts {
         return usable;
     }
 
-    void remember(String cartId, Revision revision, List<CartPosition> cartPositions) {
-        if (positions.get() + cartPositions.size() > MAX_POSITIONS) {
-            carts.clear();
-            positions.set(0);
+    /**
+     * Remembers {@code cartPositions} as {@code cartId}'s at {@code revision}, unless the cart is new here, the bound is
+     * reached and sweeping at {@code now} made no room for it.
+     */
+    void remember(String cartId, Revision revision, List<CartPosition> cartPositions, Instant now) {
+        if (!carts.containsKey(cartId) && !roomFor(cartPositions.size(), now)) {
+            return;
         }
         Instant firstExpiry = null;
         for (CartPosition position : cartPositions) {
@@ -95,5 +104,21 @@ class KnownCarts {
         }
         Known replaced = carts.put(cartId, new Known(revision, List.copyOf(cartPositions), firstExpiry));
         positions.addAndGet(cartPositions.size() - (replaced == null ? 0 : replaced.positions().size()));
+    }
+
+    private boolean roomFor(int more, Instant now) {
+        if (positions.get() + more <= MAX_POSITIONS) {
+            return true;
+        }
+        long due = nextSweepMillis.get();
+        if (now.toEpochMilli() >= due
+                && nextSweepMillis.compareAndSet(due, now.plus(SWEEP_EVERY).toEpochMilli())) {
+            carts.forEach((id, known) -> {
+                if (!known.usableAt(now) && carts.remove(id, known)) {
+                    positions.addAndGet(-known.positions().size());
+                }
+            });
+        }
+        return positions.get() + more <= MAX_POSITIONS;
     }
 }

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -99,11 +100,31 @@ class KnownCartsTest {
         CartPosition live = position(now.plus(Duration.ofMinutes(30)));
         CartPosition expiring = position(now.plus(KnownCarts.CLOCK_MARGIN).minusSeconds(1));
         KnownCarts carts = new KnownCarts();
-        carts.remember("fresh", new KnownCarts.Revision(7, 1, now), List.of(live));
-        carts.remember("old", new KnownCarts.Revision(7, 1, now.minus(KnownCarts.MAX_AGE)), List.of(live));
-        carts.remember("expiring", new KnownCarts.Revision(7, 1, now), List.of(live, expiring));
+        carts.remember("fresh", new KnownCarts.Revision(7, 1, now), List.of(live), now);
+        carts.remember("old", new KnownCarts.Revision(7, 1, now.minus(KnownCarts.MAX_AGE)), List.of(live), now);
+        carts.remember("expiring", new KnownCarts.Revision(7, 1, now), List.of(live, expiring), now);
 
         assertThat(carts.usableAt(new String[]{"fresh", "old", "expiring", "unknown"}, now)).containsOnlyKeys("fresh");
+    }
+
+    @Test
+    void shouldMakeRoomFromWhatCanNoLongerAnswerAndKeepTheCartsInUse() {
+        Instant now = Instant.parse("2026-06-01T12:00:00Z");
+        List<CartPosition> half = Collections.nCopies(KnownCarts.MAX_POSITIONS / 2,
+                position(now.plus(Duration.ofMinutes(30))));
+        KnownCarts carts = new KnownCarts();
+        carts.remember("left", new KnownCarts.Revision(7, 1, now.minus(KnownCarts.MAX_AGE)), half, now);
+        carts.remember("busy", new KnownCarts.Revision(7, 1, now), half, now);
+
+        carts.remember("new", new KnownCarts.Revision(7, 1, now), half.subList(0, 10), now);
+        carts.remember("one too many", new KnownCarts.Revision(7, 1, now), half, now.plusMillis(1));
+        carts.remember("busy", new KnownCarts.Revision(8, 1, now), half.subList(0, 20), now.plusMillis(2));
+
+        assertThat(carts.usableAt(new String[]{"left", "busy", "new", "one too many"}, now.plusMillis(3)))
+                .containsOnlyKeys("busy", "new");
+        assertThat(carts.usableAt(new String[]{"busy"}, now).get("busy").revision().revision()).isEqualTo(8);
+        carts.remember("one too many", new KnownCarts.Revision(7, 1, now), half, now.plusMillis(4));
+        assertThat(carts.usableAt(new String[]{"one too many"}, now)).containsOnlyKeys("one too many");
     }
 
     private static CartPosition position(Instant expires) {
