@@ -96,6 +96,8 @@ public class CartRows {
             WITH revised AS (UPDATE carts SET expires = expires WHERE id = :cart)
             DELETE FROM cart_positions WHERE cart_id = :cart AND (id = :position OR bundled_in = :position)""";
     private static final String DELETE = "DELETE FROM carts WHERE id = :cart";
+    private static final String DELETE_EACH_POSITIONS = "DELETE FROM cart_positions WHERE cart_id = ANY(:carts)";
+    private static final String DELETE_EACH = "DELETE FROM carts WHERE id = ANY(:carts)";
     /** A cart with all its positions. */
     public record Contents(Cart cart, List<CartPosition> positions) {
     }
@@ -133,9 +135,11 @@ public class CartRows {
     }
 
     private final Jdbc jdbc;
+    private final KnownCarts knownCarts;
 
-    CartRows(Jdbc jdbc) {
+    CartRows(Jdbc jdbc, KnownCarts knownCarts) {
         this.jdbc = jdbc;
+        this.knownCarts = knownCarts;
     }
 
     /** In auto-commit, one statement and one round trip; in the transaction of an {@code Idempotency-Key}, in it. */
@@ -242,7 +246,15 @@ public class CartRows {
 
     /** The cart and its positions (by the foreign key's cascade). */
     public void delete(String cartId) {
+        knownCarts.forget(cartId);
         jdbc.statement(DELETE).set("cart", cartId).update();
+    }
+
+    /** Queues the deletion of the carts {@code ids} and their positions (the hold counters' rows in one pass). */
+    public void deleteEach(Jdbc.RoundTrip writes, String[] ids) {
+        knownCarts.forget(ids);
+        writes.add(jdbc.statement(DELETE_EACH_POSITIONS).set("carts", ids));
+        writes.add(jdbc.statement(DELETE_EACH).set("carts", ids));
     }
 
     private Optional<Contents> both(Jdbc.Statement cartStatement, String positionsOfCart,

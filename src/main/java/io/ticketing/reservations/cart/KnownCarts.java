@@ -31,7 +31,8 @@ import jakarta.enterprise.context.ApplicationScoped;
  * <p>Per replica, at most about {@link #MAX_POSITIONS} positions. What can no longer answer (read too long ago, or
  * holding a position about to expire) is swept out when a new cart would pass that bound, at most once a
  * {@link #SWEEP_EVERY}; a cart that still does not fit is not remembered, which costs it one read a batch. A cart once
- * remembered keeps its place: the carts a sale is busy with stay known, and the ones it left age out.
+ * remembered keeps its place: the carts a sale is busy with stay known, and the ones it left age out. A cart checked
+ * out or deleted here is forgotten at once.
  */
 @ApplicationScoped
 class KnownCarts {
@@ -81,8 +82,8 @@ class KnownCarts {
             }
             if (known.usableAt(now)) {
                 usable.put(id, known);
-            } else if (!known.readRecently(now) && carts.remove(id, known)) {
-                positions.addAndGet(-known.positions().size());
+            } else if (!known.readRecently(now)) {
+                forget(id, known);
             }
         }
         return usable;
@@ -106,6 +107,22 @@ class KnownCarts {
         positions.addAndGet(cartPositions.size() - (replaced == null ? 0 : replaced.positions().size()));
     }
 
+    /** Forgets carts that are gone (checked out, deleted): nothing would look them up again before they age out. */
+    void forget(String... cartIds) {
+        for (String id : cartIds) {
+            Known known = carts.get(id);
+            if (known != null) {
+                forget(id, known);
+            }
+        }
+    }
+
+    private void forget(String cartId, Known known) {
+        if (carts.remove(cartId, known)) {
+            positions.addAndGet(-known.positions().size());
+        }
+    }
+
     private boolean roomFor(int more, Instant now) {
         if (positions.get() + more <= MAX_POSITIONS) {
             return true;
@@ -114,8 +131,8 @@ class KnownCarts {
         if (now.toEpochMilli() >= due
                 && nextSweepMillis.compareAndSet(due, now.plus(SWEEP_EVERY).toEpochMilli())) {
             carts.forEach((id, known) -> {
-                if (!known.usableAt(now) && carts.remove(id, known)) {
-                    positions.addAndGet(-known.positions().size());
+                if (!known.usableAt(now)) {
+                    forget(id, known);
                 }
             });
         }

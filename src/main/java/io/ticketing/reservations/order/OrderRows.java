@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.ticketing.reservations.cart.Cart;
+import io.ticketing.reservations.cart.CartRows;
 import io.ticketing.reservations.jdbc.Jdbc;
 import io.ticketing.reservations.reservation.Claim;
 import io.ticketing.reservations.reservation.HeldPosition;
@@ -75,9 +76,6 @@ public class OrderRows {
             + POSITION_COLUMNS + """
                     )
                     SELECT sold.*, placed.code FROM sold JOIN placed ON placed.id = sold.order_id""";
-    /** The carts' holds in one statement: the hold counters' rows in one ordered pass. */
-    private static final String DELETE_CART_POSITIONS = "DELETE FROM cart_positions WHERE cart_id = ANY(:carts)";
-    private static final String DELETE_CARTS = "DELETE FROM carts WHERE id = ANY(:carts)";
     private static final String FIND = "SELECT " + ORDER_COLUMNS
             + " FROM orders WHERE code = :code AND event_id = :event";
     /** The order's row, locked: a payment and a cancel of one order run one after the other. */
@@ -135,9 +133,11 @@ public class OrderRows {
     }
 
     private final Jdbc jdbc;
+    private final CartRows cartRows;
 
-    OrderRows(Jdbc jdbc) {
+    OrderRows(Jdbc jdbc, CartRows cartRows) {
         this.jdbc = jdbc;
+        this.cartRows = cartRows;
     }
 
     /** The cart's positions become the order's; the cart is gone. One round trip. */
@@ -166,8 +166,7 @@ public class OrderRows {
                 .set("channels", orders.stream().map(order -> order.cart().channel()).toArray(String[]::new))
                 .set("carts", carts).set("expires", expires).set("created", created)
                 .reading(row -> Map.entry(row.getString(11), position(row))));
-        writes.add(jdbc.statement(DELETE_CART_POSITIONS).set("carts", carts));
-        writes.add(jdbc.statement(DELETE_CARTS).set("carts", carts));
+        cartRows.deleteEach(writes, carts);
         writes.send();
         Map<String, List<OrderPosition>> positions = sold.all().stream()
                 .sorted(Comparator.comparing(entry -> entry.getValue().id())).collect(Collectors.groupingBy(

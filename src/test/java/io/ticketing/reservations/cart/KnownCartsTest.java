@@ -1,5 +1,6 @@
 package io.ticketing.reservations.cart;
 
+import static io.ticketing.reservations.support.Api.checkout;
 import static io.ticketing.reservations.support.Api.newCart;
 import static io.ticketing.reservations.support.Api.newEvent;
 import static io.ticketing.reservations.support.Api.newItem;
@@ -73,6 +74,22 @@ class KnownCartsTest {
 
         assertThat(after).hasSize(3).doesNotContain(first.get(0)).contains(first.get(1));
         assertThat(positionIds(sale.add())).hasSize(5).doesNotContain(first.get(0));
+    }
+
+    @Test
+    void shouldForgetACartCheckedOutOrDeleted() {
+        Sale bought = Sale.open("known-checkout");
+        Sale dropped = Sale.open("known-delete");
+        positionIds(bought.add());
+        positionIds(dropped.add());
+        String[] both = {bought.cart(), dropped.cart()};
+        assertThat(known.usableAt(both, Instant.now())).containsOnlyKeys(both);
+
+        checkout(bought.event(), bought.cart()).then().statusCode(201);
+        storefront().delete("/api/v1/events/{event}/carts/{cart}", dropped.event(), dropped.cart()).then()
+                .statusCode(204);
+
+        assertThat(known.usableAt(both, Instant.now())).isEmpty();
     }
 
     @Test
