@@ -28,16 +28,17 @@ import jakarta.enterprise.context.ApplicationScoped;
  * batches added to it since: a writer that broke the rule above (a replica of an older build, in a rolling upgrade,
  * removed a position without writing the cart's row) is seen within that time.
  *
- * <p>Per replica, at most about {@link #MAX_POSITIONS} positions. What can no longer answer (read too long ago, or
- * holding a position about to expire) is swept out when a new cart would pass that bound, at most once a
- * {@link #SWEEP_EVERY}; a cart that still does not fit is not remembered, which costs it one read a batch. A cart once
- * remembered keeps its place: the carts a sale is busy with stay known, and the ones it left age out. A cart checked
- * out or deleted here is forgotten at once.
+ * <p>Per replica, at most {@link #MAX_POSITIONS} positions. Past {@link #SWEEP_ABOVE}, a batch sweeps out what can
+ * no longer answer (read too long ago, or holding a position about to expire) before it locks its carts, at most once
+ * a {@link #SWEEP_EVERY}; a cart that does not fit is not remembered (or forgotten, if it grew), which costs it one
+ * read a batch. So the carts a sale is busy with stay known while there is room, and the ones it left age out. A cart
+ * checked out or deleted here is forgotten at once.
  */
 @ApplicationScoped
 class KnownCarts {
 
     static final int MAX_POSITIONS = 200_000;
+    static final int SWEEP_ABOVE = MAX_POSITIONS / 10 * 9;
     static final Duration CLOCK_MARGIN = Duration.ofMinutes(1);
     static final Duration MAX_AGE = Duration.ofSeconds(30);
     static final Duration SWEEP_EVERY = Duration.ofSeconds(1);
@@ -74,6 +75,9 @@ class KnownCarts {
      * ago is forgotten: it can never answer again.
      */
     Map<String, Known> usableAt(String[] cartIds, Instant now) {
+        if (positions.get() > SWEEP_ABOVE) {
+            sweep(now);
+        }
         Map<String, Known> usable = new HashMap<>();
         for (String id : cartIds) {
             Known known = carts.get(id);
@@ -90,11 +94,15 @@ class KnownCarts {
     }
 
     /**
-     * Remembers {@code cartPositions} as {@code cartId}'s at {@code revision}, unless the cart is new here, the bound is
-     * reached and sweeping at {@code now} made no room for it.
+     * Remembers {@code cartPositions} as {@code cartId}'s at {@code revision}, unless that would pass the bound: then
+     * what was known of the cart is forgotten.
      */
-    void remember(String cartId, Revision revision, List<CartPosition> cartPositions, Instant now) {
-        if (!carts.containsKey(cartId) && !roomFor(cartPositions.size(), now)) {
+    void remember(String cartId, Revision revision, List<CartPosition> cartPositions) {
+        Known before = carts.get(cartId);
+        if (positions.get() + cartPositions.size() - (before == null ? 0 : before.positions().size()) > MAX_POSITIONS) {
+            if (before != null) {
+                forget(cartId, before);
+            }
             return;
         }
         Instant firstExpiry = null;
@@ -123,19 +131,17 @@ class KnownCarts {
         }
     }
 
-    private boolean roomFor(int more, Instant now) {
-        if (positions.get() + more <= MAX_POSITIONS) {
-            return true;
-        }
+    private void sweep(Instant now) {
         long due = nextSweepMillis.get();
-        if (now.toEpochMilli() >= due
-                && nextSweepMillis.compareAndSet(due, now.plus(SWEEP_EVERY).toEpochMilli())) {
+        long millis = now.toEpochMilli();
+        // A clock set back (a test's) must not hold the sweeps off for as long.
+        boolean dueNow = millis >= due || due - millis > SWEEP_EVERY.toMillis();
+        if (dueNow && nextSweepMillis.compareAndSet(due, millis + SWEEP_EVERY.toMillis())) {
             carts.forEach((id, known) -> {
                 if (!known.usableAt(now)) {
                     forget(id, known);
                 }
             });
         }
-        return positions.get() + more <= MAX_POSITIONS;
     }
 }
