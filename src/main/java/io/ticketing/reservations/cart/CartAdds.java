@@ -123,8 +123,9 @@ public class CartAdds {
                 .map(adding -> new Reservations.Claimant(adding.wanted().claims(), adding.wanted().seats(),
                         adding.wanted().vouchers()))
                 .toList());
+        Instant now = deadlines.now();
         CartBatchRows.Locked locked = batchRows.lockExtendingEach(event.id,
-                batch.stream().map(Adding::cartId).toList(), expires, deadlines.now(), together::readBeforeLocks);
+                batch.stream().map(Adding::cartId).toList(), expires, now, together::readBeforeLocks);
         Map<String, Contents> carts = locked.carts();
         List<Holder> holders = new ArrayList<>();
         List<ApiException> refusals = new ArrayList<>();
@@ -178,7 +179,7 @@ public class CartAdds {
             outcomes.add(
                     ClaimBatches.Outcome.of(new Contents(carts.get(adding.cartId()).cart(), List.copyOf(ofCart))));
         }
-        positions.forEach((id, held) -> batchRows.remember(id, locked.revisions().get(id), held));
+        positions.forEach((id, held) -> batchRows.remember(id, locked.revisions().get(id), held, now));
         return outcomes;
     }
 

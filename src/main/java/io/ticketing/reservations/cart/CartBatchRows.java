@@ -135,9 +135,12 @@ class CartBatchRows {
         return new Locked(carts, deadlinesBefore, revisions);
     }
 
-    /** The positions of {@code cartId} at {@code revision}, as a batch of adds of this transaction left them. */
-    void remember(String cartId, KnownCarts.Revision revision, List<CartPosition> positions) {
-        knownCarts.remember(cartId, revision, positions);
+    /**
+     * The positions of {@code cartId} at {@code revision}, as a batch of adds of this transaction, at {@code now}, left
+     * them.
+     */
+    void remember(String cartId, KnownCarts.Revision revision, List<CartPosition> positions, Instant now) {
+        knownCarts.remember(cartId, revision, positions, now);
     }
 
     /**

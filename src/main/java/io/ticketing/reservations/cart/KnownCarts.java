@@ -28,11 +28,11 @@ import jakarta.enterprise.context.ApplicationScoped;
  * batches added to it since: a writer that broke the rule above (a replica of an older build, in a rolling upgrade,
  * removed a position without writing the cart's row) is seen within that time.
  *
- * <p>Per replica, at most {@link #MAX_POSITIONS} positions. Past {@link #SWEEP_ABOVE}, a batch sweeps out what can
- * no longer answer (read too long ago, or holding a position about to expire) before it locks its carts, at most once
- * a {@link #SWEEP_EVERY}; a cart that does not fit is not remembered (or forgotten, if it grew), which costs it one
- * read a batch. So the carts a sale is busy with stay known while there is room, and the ones it left age out. A cart
- * checked out or deleted here is forgotten at once.
+ * <p>Per replica, at most {@link #MAX_POSITIONS} positions. Past {@link #SWEEP_ABOVE}, a batch sweeps out, before it
+ * locks its carts and at most once a {@link #SWEEP_EVERY}, what can no longer answer (read too long ago, or holding a
+ * position about to expire) and the carts no batch added to for {@link #IDLE}: what it saves is a read a batch, so
+ * it is worth keeping for the carts a sale is busy with, and a cart that comes back costs one read. A cart that does
+ * not fit is not remembered (or forgotten, if it grew). A cart checked out or deleted here is forgotten at once.
  */
 @ApplicationScoped
 class KnownCarts {
@@ -42,6 +42,7 @@ class KnownCarts {
     static final Duration CLOCK_MARGIN = Duration.ofMinutes(1);
     static final Duration MAX_AGE = Duration.ofSeconds(30);
     static final Duration SWEEP_EVERY = Duration.ofSeconds(1);
+    static final Duration IDLE = Duration.ofSeconds(5);
 
     /**
      * A revision of a cart's row: its {@code xmin} on the server that started at {@code server} (microseconds since
@@ -52,9 +53,10 @@ class KnownCarts {
 
     /**
      * A cart's positions at a revision of its row; {@code firstExpiry}, the earliest deadline among them (null for
-     * none), kept so that a look-up does not go through a cart of tens of positions.
+     * none), kept so that a look-up does not go through a cart of tens of positions; {@code addedAt}, when a batch
+     * last added to it.
      */
-    record Known(Revision revision, List<CartPosition> positions, Instant firstExpiry) {
+    record Known(Revision revision, List<CartPosition> positions, Instant firstExpiry, Instant addedAt) {
 
         boolean readRecently(Instant now) {
             return revision.readAt().isAfter(now.minus(MAX_AGE));
@@ -94,10 +96,10 @@ class KnownCarts {
     }
 
     /**
-     * Remembers {@code cartPositions} as {@code cartId}'s at {@code revision}, unless that would pass the bound: then
-     * what was known of the cart is forgotten.
+     * Remembers {@code cartPositions} as {@code cartId}'s at {@code revision}, as a batch at {@code now} left them,
+     * unless that would pass the bound: then what was known of the cart is forgotten.
      */
-    void remember(String cartId, Revision revision, List<CartPosition> cartPositions) {
+    void remember(String cartId, Revision revision, List<CartPosition> cartPositions, Instant now) {
         Known before = carts.get(cartId);
         if (positions.get() + cartPositions.size() - (before == null ? 0 : before.positions().size()) > MAX_POSITIONS) {
             if (before != null) {
@@ -111,7 +113,7 @@ class KnownCarts {
                 firstExpiry = position.expires();
             }
         }
-        Known replaced = carts.put(cartId, new Known(revision, List.copyOf(cartPositions), firstExpiry));
+        Known replaced = carts.put(cartId, new Known(revision, List.copyOf(cartPositions), firstExpiry, now));
         positions.addAndGet(cartPositions.size() - (replaced == null ? 0 : replaced.positions().size()));
     }
 
@@ -137,8 +139,9 @@ class KnownCarts {
         // A clock set back (a test's) must not hold the sweeps off for as long.
         boolean dueNow = millis >= due || due - millis > SWEEP_EVERY.toMillis();
         if (dueNow && nextSweepMillis.compareAndSet(due, millis + SWEEP_EVERY.toMillis())) {
+            Instant idleSince = now.minus(IDLE);
             carts.forEach((id, known) -> {
-                if (!known.usableAt(now)) {
+                if (!known.usableAt(now) || known.addedAt().isBefore(idleSince)) {
                     forget(id, known);
                 }
             });

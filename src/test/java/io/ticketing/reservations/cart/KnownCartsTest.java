@@ -117,32 +117,33 @@ class KnownCartsTest {
         CartPosition live = position(now.plus(Duration.ofMinutes(30)));
         CartPosition expiring = position(now.plus(KnownCarts.CLOCK_MARGIN).minusSeconds(1));
         KnownCarts carts = new KnownCarts();
-        carts.remember("fresh", new KnownCarts.Revision(7, 1, now), List.of(live));
-        carts.remember("old", new KnownCarts.Revision(7, 1, now.minus(KnownCarts.MAX_AGE)), List.of(live));
-        carts.remember("expiring", new KnownCarts.Revision(7, 1, now), List.of(live, expiring));
+        carts.remember("fresh", new KnownCarts.Revision(7, 1, now), List.of(live), now);
+        carts.remember("old", new KnownCarts.Revision(7, 1, now.minus(KnownCarts.MAX_AGE)), List.of(live), now);
+        carts.remember("expiring", new KnownCarts.Revision(7, 1, now), List.of(live, expiring), now);
 
         assertThat(carts.usableAt(new String[]{"fresh", "old", "expiring", "unknown"}, now)).containsOnlyKeys("fresh");
     }
 
     @Test
-    void shouldMakeRoomFromWhatCanNoLongerAnswerAndKeepTheCartsInUse() {
+    void shouldMakeRoomFromCartsLeftIdleAndKeepTheCartsInUse() {
         Instant now = Instant.parse("2026-06-01T12:00:00Z");
         List<CartPosition> full = Collections.nCopies(KnownCarts.MAX_POSITIONS,
                 position(now.plus(Duration.ofMinutes(30))));
         List<CartPosition> half = full.subList(0, KnownCarts.MAX_POSITIONS / 2);
         KnownCarts carts = new KnownCarts();
-        carts.remember("left", new KnownCarts.Revision(7, 1, now.minus(KnownCarts.MAX_AGE)), half);
-        carts.remember("busy", new KnownCarts.Revision(7, 1, now), half);
-        carts.remember("new", new KnownCarts.Revision(7, 1, now), full.subList(0, 10));
+        Instant before = now.minus(KnownCarts.IDLE).minusMillis(1);
+        carts.remember("left", new KnownCarts.Revision(7, 1, before), half, before);
+        carts.remember("busy", new KnownCarts.Revision(7, 1, now), half, now);
+        carts.remember("new", new KnownCarts.Revision(7, 1, now), full.subList(0, 10), now);
 
         assertThat(carts.usableAt(new String[]{"busy", "new"}, now)).containsOnlyKeys("busy");
-        carts.remember("new", new KnownCarts.Revision(7, 1, now), full.subList(0, 10));
-        carts.remember("one too many", new KnownCarts.Revision(7, 1, now), half);
+        carts.remember("new", new KnownCarts.Revision(7, 1, now), full.subList(0, 10), now);
+        carts.remember("one too many", new KnownCarts.Revision(7, 1, now), half, now);
         assertThat(carts.usableAt(new String[]{"busy", "new", "one too many"}, now)).containsOnlyKeys("busy", "new");
 
-        carts.remember("busy", new KnownCarts.Revision(8, 1, now), full);
+        carts.remember("busy", new KnownCarts.Revision(8, 1, now), full, now);
         assertThat(carts.usableAt(new String[]{"busy", "new"}, now)).containsOnlyKeys("new");
-        carts.remember("one too many", new KnownCarts.Revision(7, 1, now), half);
+        carts.remember("one too many", new KnownCarts.Revision(7, 1, now), half, now);
         assertThat(carts.usableAt(new String[]{"one too many"}, now)).containsOnlyKeys("one too many");
     }
 
